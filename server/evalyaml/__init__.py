@@ -1,0 +1,3 @@
+"""evalyaml: a language server and checker for LLM-evaluation YAML."""
+
+__version__ = "0.1.0"

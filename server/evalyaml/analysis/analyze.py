@@ -1,0 +1,118 @@
+"""The one entry point every front end calls: text (or bytes) in, a `FileAnalysis` out.
+
+The CLI, the workspace index and the language server all go through `analyze_text`, so a file
+gets the same findings wherever it is checked.
+"""
+
+from __future__ import annotations
+
+import re
+
+from evalyaml.analysis.dataset import CaseCache, analyze_dataset, analyze_dataset_whole
+from evalyaml.analysis.findings import FindingSink
+from evalyaml.analysis.judge import analyze_judge
+from evalyaml.analysis.kinds import (
+    FileKind,
+    NotOurs,
+    detect_kind,
+    detect_kind_without_tree,
+    folder_kind,
+)
+from evalyaml.analysis.model import FileAnalysis
+from evalyaml.analysis.options import Options
+from evalyaml.analysis.parse import decode, parse_text
+from evalyaml.analysis.rubric import analyze_rubric
+from evalyaml.analysis.text import Span
+from evalyaml.analysis.yamltree import Budget, ExpansionLimit, Mapping
+
+_DATASET_TEXT = re.compile(r"^questions[ \t]*:", re.MULTILINE)
+
+
+def analyze_bytes(data: bytes, path: str | None, options: Options, *, explicit: bool = False,
+                  forced_kind: FileKind | None = None) -> FileAnalysis:
+    """`explicit`: the user named this file, so report it even when we cannot tell its kind.
+    `forced_kind`: analyse as this kind whatever the file looks like (validate-rubric etc.)."""
+    if len(data) > options.max_file_bytes:
+        return _too_large(data, path, options, explicit)
+    text, problem = decode(data)
+    if problem is not None:
+        kind = forced_kind or folder_kind(path)
+        if kind is None and not explicit:
+            return FileAnalysis(path, None)
+        sink = FindingSink(strict=options.strict)
+        sink.add("EY100", problem, Span.point(0, 0))
+        return FileAnalysis(path, kind, sink.findings)
+    return analyze_text(text, path, options, forced_kind=forced_kind)
+
+
+def _too_large(data: bytes, path: str | None, options: Options, explicit: bool) -> FileAnalysis:
+    head = data[:65536].decode("utf-8", errors="replace")
+    hint = detect_kind_without_tree(head, path)
+    kind = hint if isinstance(hint, FileKind) else (
+        FileKind.DATASET if _DATASET_TEXT.search(head) else None)
+    if kind is None and not explicit:
+        return FileAnalysis(path, None)
+    sink = FindingSink(strict=options.strict)
+    size_mb = len(data) / (1024 * 1024)
+    limit_mb = options.max_file_bytes / (1024 * 1024)
+    sink.add("EY107", f"the file is {size_mb:.1f} MB, over the {limit_mb:g} MB limit; it is not "
+             "checked (raise max_file_mb in evalyaml.toml to check it)", Span.point(0, 0))
+    return FileAnalysis(path, kind, sink.findings)
+
+
+def analyze_text(text: str, path: str | None, options: Options,
+                 cache: CaseCache | None = None, *,
+                 forced_kind: FileKind | None = None) -> FileAnalysis:
+    hint = forced_kind or detect_kind_without_tree(text, path)
+    if isinstance(hint, NotOurs):
+        return FileAnalysis(path, None)
+    if hint in (None, FileKind.DATASET) and _DATASET_TEXT.search(text):
+        dataset = analyze_dataset(text, options, cache)
+        if dataset is not None:
+            return FileAnalysis(path, FileKind.DATASET, dataset.findings,
+                                references=dataset.references, cases=dataset.cases)
+    sink = FindingSink(strict=options.strict)
+    parsed = parse_text(text, sink)
+    if not parsed.ok:
+        kind = hint if isinstance(hint, FileKind) else (
+            FileKind.DATASET if _DATASET_TEXT.search(text) else None)
+        if kind is None:
+            return FileAnalysis(path, None)  # broken YAML that is not ours: not our business
+        return FileAnalysis(path, kind, sink.findings)
+    result = FileAnalysis(path, None)
+    budget = Budget(max(100_000, len(text)))
+    for root in parsed.documents:
+        kind = forced_kind or detect_kind(text, path, root)
+        if kind is None:
+            continue
+        result.kind = result.kind or kind
+        if not isinstance(root, Mapping):
+            line_end = parsed.lines.line_end(parsed.lines.position(root.start).line) \
+                if root is not None else 0
+            sink.add("EY200", f"a {kind.value} file must be a mapping of keys at its top level",
+                     parsed.lines.span(root.start if root is not None else 0, line_end))
+            continue
+        try:
+            if kind is FileKind.DATASET:
+                cases, references = analyze_dataset_whole(parsed, root, options, sink)
+                result.cases.extend(cases)
+                result.references.extend(references)
+            elif kind is FileKind.RUBRIC:
+                definition, references = analyze_rubric(parsed, root, budget, sink)
+                result.references.extend(references)
+                if definition is not None:
+                    result.definitions.append(definition)
+            else:
+                definition = analyze_judge(parsed, root, budget, options, sink)
+                if definition is not None:
+                    result.definitions.append(definition)
+        except ExpansionLimit as limit:
+            line = parsed.lines.position(limit.node.start).line
+            sink.add("EY104", "aliases here expand to more nodes than evalyaml allows (an alias "
+                     "bomb?); the rest of this document is not checked",
+                     parsed.lines.span(limit.node.start,
+                                       max(limit.node.start, parsed.lines.line_end(line))))
+    if result.kind is None:
+        return result  # YAML, but not ours: findings such as duplicate keys are not ours to give
+    result.findings = sink.findings
+    return result

@@ -1,0 +1,128 @@
+"""The catalogue of diagnostic codes.
+
+Codes are a public interface: CI scripts filter on them and `docs/diagnostics.md` has a page for
+each. A code never changes meaning once released; retired codes are not reused. Each code belongs
+to a *class* that, together with the strict/soft mode, decides its severity in one place
+(`severity_of`), so no check hard-codes a severity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+
+DOCS_URL = "https://github.com/evalyaml/evalyaml/blob/main/docs/diagnostics.md"
+
+
+class Severity(IntEnum):
+    """Numbered as in LSP so the adapter needs no table."""
+
+    ERROR = 1
+    WARNING = 2
+    INFORMATION = 3
+    HINT = 4
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+class CodeClass(Enum):
+    """How a code's severity follows the mode.
+
+    BROKEN: the file or reference cannot be used at all; an error in every mode.
+    CONTRACT: the file breaks the contract; a warning in soft mode, an error in strict mode.
+    ADVICE: worth knowing, never blocking; information in every mode.
+    HINT: a gentle nudge; a hint in every mode.
+    """
+
+    BROKEN = "broken"
+    CONTRACT = "contract"
+    ADVICE = "advice"
+    HINT = "hint"
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    code: str
+    name: str
+    code_class: CodeClass
+    summary: str
+
+    @property
+    def doc_url(self) -> str:
+        return f"{DOCS_URL}#{self.code.lower()}"
+
+
+def _catalogue(*codes: Code) -> dict[str, Code]:
+    return {c.code: c for c in codes}
+
+
+B, C, A, H = CodeClass.BROKEN, CodeClass.CONTRACT, CodeClass.ADVICE, CodeClass.HINT
+
+CODES: dict[str, Code] = _catalogue(
+    # EY1xx: the file cannot be read as YAML.
+    Code("EY100", "unreadable-file", B, "The file is not UTF-8 text."),
+    Code("EY101", "yaml-syntax", B, "YAML syntax error."),
+    Code("EY102", "duplicate-key", B, "A mapping has the same key twice."),
+    Code("EY103", "undefined-alias", B, "An alias names an anchor that does not exist."),
+    Code("EY104", "alias-expansion-limit", B, "Aliases expand to more nodes than allowed."),
+    Code("EY105", "nesting-limit", B, "The document nests deeper than allowed."),
+    Code("EY106", "tab-indentation", B, "A tab is used where YAML needs spaces."),
+    Code("EY107", "file-too-large", B, "The file is larger than the configured limit."),
+    Code("EY108", "unsafe-tag", C, "A tag asks for an object to be constructed."),
+    # EY2xx: the file breaks its schema.
+    Code("EY200", "wrong-root", C, "The document root is not a mapping."),
+    Code("EY201", "missing-key", C, "A required key is missing."),
+    Code("EY202", "wrong-type", C, "A value has the wrong type."),
+    Code("EY203", "invalid-enum", C, "A value is not one of the allowed values."),
+    Code("EY204", "unknown-key", C, "A key is not allowed in a closed object."),
+    Code("EY205", "likely-typo", C, "An unknown key is close to a known one."),
+    Code("EY206", "unknown-check-kind", C, "A check `kind` is not one of the known kinds."),
+    Code("EY207", "constraint", C, "A value breaks a constraint (length, range, pattern)."),
+    Code("EY208", "numeric-version", C, "A version is a YAML number, not a string."),
+    Code("EY209", "invalid-version", C, "A version is not a semantic version."),
+    Code("EY210", "duplicate-case-id", C, "Two cases in one dataset share an id."),
+    Code("EY211", "duplicate-check-id", C, "Two checks in one rubric share an id."),
+    Code("EY212", "invalid-regex", C, "A `regex` check's pattern does not compile."),
+    Code("EY213", "invalid-json-schema", C, "A `json_schema` check's schema is not a valid schema."),
+    Code("EY214", "zero-weights", B, "`weighted_avg` scoring with all weights zero."),
+    # EY3xx: references and the workspace.
+    Code("EY300", "malformed-reference", B, "A reference does not have the form kind/id@pin."),
+    Code("EY301", "unknown-reference", B, "A reference names an id that is not defined."),
+    Code("EY302", "no-matching-version", B, "No version of the id matches the pin."),
+    Code("EY303", "unpinned-reference", C, "A reference has no version pin."),
+    Code("EY304", "newer-version", A, "A newer version exists than the one pinned."),
+    Code("EY305", "duplicate-definition", B, "Two files define the same id and version."),
+    Code("EY306", "nested-composite", B, "A composite check points at a composite rubric."),
+    Code("EY307", "composite-cycle", B, "Composite rubrics reference each other in a cycle."),
+    Code("EY308", "unvalidated-judge", C, "A referenced judge has no or stale validation."),
+    Code("EY309", "unknown-bundle", C, "A case names a bundle that is not configured."),
+    Code("EY310", "file-name-mismatch", H, "The file name does not mention the id it defines."),
+    Code("EY311", "unreadable-workspace-file", C, "A file in the workspace could not be read."),
+    Code("EY320", "unknown-config-key", C, "The configuration has a key evalyaml does not know."),
+    Code("EY321", "invalid-config", B, "The configuration has a value of the wrong type."),
+    # EY4xx: judges and templates.
+    Code("EY400", "unknown-template-variable", C, "A judge template uses an unknown variable."),
+    Code("EY401", "levels-without-names", C, "`score_type: levels` without `level_names`."),
+    Code("EY402", "rate-out-of-range", C, "`tpr` or `tnr` is outside 0 to 1."),
+    Code("EY403", "stale-validation", C, "The judge was validated too long ago."),
+    Code("EY404", "future-validation", C, "`validated_at` is in the future."),
+    Code("EY405", "invalid-date", C, "`validated_at` is not a date."),
+    Code("EY406", "unclosed-template-tag", C, "A `{{` in a template is never closed."),
+)
+
+
+def code(code_id: str) -> Code:
+    return CODES[code_id]
+
+
+def severity_of(code_id: str, *, strict: bool) -> Severity:
+    code_class = CODES[code_id].code_class
+    if code_class is CodeClass.BROKEN:
+        return Severity.ERROR
+    if code_class is CodeClass.CONTRACT:
+        return Severity.ERROR if strict else Severity.WARNING
+    if code_class is CodeClass.ADVICE:
+        return Severity.INFORMATION
+    return Severity.HINT

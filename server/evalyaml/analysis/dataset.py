@@ -1,0 +1,287 @@
+"""Dataset files: the root, then each case on its own.
+
+Each case is analysed from its own text (see `segments`), and the result is cached by that
+text. After an edit only the touched case is parsed and validated again; the cached results of
+the others are moved to their new lines. A fresh analysis and an incremental one run the same
+code on the same texts, which is why they agree (a property test holds them to it).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from jsonschema import Draft202012Validator
+
+from evalyaml.analysis.findings import Finding, FindingSink, Related
+from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.model import CaseSummary, Reference
+from evalyaml.analysis.options import Options
+from evalyaml.analysis.parse import ParsedText, parse_text
+from evalyaml.analysis.refscan import collect_reference
+from evalyaml.analysis.schemas import known_properties, schema, subschema, validator
+from evalyaml.analysis.segments import Segment, split_dataset
+from evalyaml.analysis.suggest import did_you_mean
+from evalyaml.analysis.text import Span
+from evalyaml.analysis.validate import Path, SchemaReporter, likely_typos
+from evalyaml.analysis.yamltree import (
+    Budget,
+    ExpansionLimit,
+    Mapping,
+    Node,
+    Scalar,
+    Sequence,
+    to_python,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CaseResult:
+    """One case's analysis, with lines relative to the case's own text."""
+
+    findings: tuple[Finding, ...]
+    summary: CaseSummary
+    reference: Reference | None
+    id_node_text: str | None
+    id_span: Span | None
+
+
+class CaseCache:
+    """Case text -> result, least recently used dropped first. One per open document."""
+
+    def __init__(self, capacity: int = 50_000) -> None:
+        self.capacity = capacity
+        self._entries: OrderedDict[tuple[str, bool, int], CaseResult] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: tuple[str, bool, int]) -> CaseResult | None:
+        found = self._entries.get(key)
+        if found is not None:
+            self._entries.move_to_end(key)
+            self.hits += 1
+        else:
+            self.misses += 1
+        return found
+
+    def put(self, key: tuple[str, bool, int], result: CaseResult) -> None:
+        self._entries[key] = result
+        if len(self._entries) > self.capacity:
+            self._entries.popitem(last=False)
+
+
+@dataclass(slots=True)
+class DatasetResult:
+    findings: list[Finding]
+    cases: list[CaseSummary]
+    references: list[Reference]
+    ok: bool
+
+
+def case_keys(options: Options) -> dict[str, dict[str, object]]:
+    keys = dict(known_properties(FileKind.DATASET, subschema(FileKind.DATASET, "/$defs/case")))
+    for bundle_schema in options.bundles.values():
+        keys.update(bundle_schema.get("properties", {}))
+    return keys
+
+
+def analyze_dataset(text: str, options: Options, cache: CaseCache | None) -> DatasetResult | None:
+    """None when the text is not laid out as a splittable dataset (the caller parses it whole)."""
+    split = split_dataset(text)
+    if split is None:
+        return None
+    sink = FindingSink(strict=options.strict)
+    skeleton = parse_text(split.skeleton, sink)
+    if not skeleton.ok or len(skeleton.documents) != 1 or \
+            not isinstance(skeleton.documents[0], Mapping):
+        return None  # something odd around the cases: let the whole-file parse explain it
+    root = skeleton.documents[0]
+    analyze_dataset_root(skeleton, root, options, sink, questions_is_list=True)
+    results: list[tuple[int, CaseResult]] = []
+    segments = list(split.items)
+    index = 0
+    while index < len(segments):
+        segment = segments[index]
+        case_text = text[segment.start : segment.end]
+        result = _cached_case(case_text, options, cache)
+        # A quoted string or flow collection may run on past a line that looks like a new
+        # case; such a case fails at its very end. Join it with the next and try again.
+        while result is None and index + 1 < len(segments):
+            index += 1
+            segment = Segment(segment.start, segments[index].end, segment.line)
+            case_text = text[segment.start : segment.end]
+            result = _cached_case(case_text, options, cache)
+        if result is None:
+            result = _analyze_case_text(case_text, options, allow_open_end=True)
+            assert result is not None
+        results.append((segment.line, result))
+        index += 1
+    findings = list(sink.findings)
+    cases: list[CaseSummary] = []
+    references: list[Reference] = []
+    for line, result in results:
+        findings.extend(f.shifted(line) for f in result.findings)
+        cases.append(result.summary.shifted(line))
+        if result.reference is not None:
+            references.append(result.reference.shifted(line))
+    findings.extend(_duplicate_ids(
+        [(r.id_node_text, r.id_span.shifted(line) if r.id_span else None) for line, r in results],
+        options,
+    ))
+    return DatasetResult(findings, cases, references, ok=True)
+
+
+def _cached_case(case_text: str, options: Options, cache: CaseCache | None) -> CaseResult | None:
+    key = (case_text, options.strict, len(options.bundles))
+    if cache is not None:
+        found = cache.get(key)
+        if found is not None:
+            return found
+    result = _analyze_case_text(case_text, options, allow_open_end=False)
+    if result is not None and cache is not None:
+        cache.put(key, result)
+    return result
+
+
+def _analyze_case_text(case_text: str, options: Options, *, allow_open_end: bool
+                       ) -> CaseResult | None:
+    sink = FindingSink(strict=options.strict)
+    parsed = parse_text(case_text, sink)
+    if not parsed.ok:
+        at_end = any(f.span.end >= parsed.lines.position(len(case_text.rstrip()))
+                     for f in sink.findings)
+        if at_end and not allow_open_end:
+            return None
+        whole = parsed.lines.span(0, parsed.lines.line_end(0))
+        return CaseResult(tuple(sink.findings), CaseSummary(None, whole, None), None, None, None)
+    root = parsed.documents[0] if parsed.documents else None
+    item = root.items[0] if isinstance(root, Sequence) and root.items else root
+    if item is None:  # pragma: no cover - a segment always holds one item
+        item = Scalar("tag:yaml.org,2002:null", 0, 0, "", "")
+    budget = Budget(max(100_000, len(case_text)))
+    summary, reference = analyze_case(parsed, item, budget, options, sink)
+    id_node = item.get("id") if isinstance(item, Mapping) else None
+    id_text = id_node.text if isinstance(id_node, Scalar) and id_node.text else None
+    return CaseResult(tuple(sink.findings), summary, reference, id_text,
+                      parsed.span(id_node) if id_text and id_node else None)
+
+
+def analyze_case(
+    parsed: ParsedText, case: Node, budget: Budget, options: Options, sink: FindingSink
+) -> tuple[CaseSummary, Reference | None]:
+    id_node = case.get("id") if isinstance(case, Mapping) else None
+    case_id = id_node.text if isinstance(id_node, Scalar) and id_node.text else None
+    label = f"case '{case_id}'" if case_id else "this case"
+
+    def describe(path: Path) -> str:
+        return label if path == () else f"'{path[-1]}' of {label}"
+
+    def skip(error: object, path: Path) -> bool:
+        return path == ("rubric_ref",) and getattr(error, "validator", "") == "pattern"
+
+    try:
+        value = to_python(case, budget)
+    except ExpansionLimit as limit:
+        _expansion_finding(parsed, limit.node, sink)
+        return CaseSummary(case_id, parsed.span(case), None), None
+    reporter = SchemaReporter(FileKind.DATASET, parsed.lines, sink, describe=describe, skip=skip)
+    reporter.run(validator(FileKind.DATASET, "/$defs/case"), value, case)
+    span = parsed.span(case)
+    if not isinstance(case, Mapping):
+        return CaseSummary(None, span, None), None
+    keys = case_keys(options)
+    likely_typos(case, keys, parsed.lines, sink, where=label)
+    expected = case.get("expected")
+    if isinstance(expected, Mapping):
+        expected_schema = subschema(FileKind.DATASET, "/$defs/case/properties/expected")
+        likely_typos(expected, expected_schema.get("properties", {}), parsed.lines, sink,
+                     where=f"'expected' of {label}")
+    bundle, bundle_span = _check_bundle(case, parsed, options, sink)
+    for bundle_name, bundle_schema in options.bundles.items():
+        if bundle_name == bundle:
+            SchemaReporter(FileKind.DATASET, parsed.lines, sink, describe=describe).run(
+                Draft202012Validator(bundle_schema), value, case)
+    references: list[Reference] = []
+    collect_reference(case, "rubric_ref", FileKind.RUBRIC, "case", case_id or "?", parsed, sink,
+                      references)
+    return (
+        CaseSummary(case_id, span, parsed.span(id_node) if case_id and id_node else None,
+                    bundle, bundle_span),
+        references[0] if references else None,
+    )
+
+
+def _check_bundle(case: Mapping, parsed: ParsedText, options: Options, sink: FindingSink
+                  ) -> tuple[str | None, Span | None]:
+    node = case.get("bundle")
+    if not isinstance(node, Scalar) or not node.text:
+        return None, None
+    span = parsed.span(node)
+    if options.bundles_configured and node.text not in options.bundles:
+        known = sorted(options.bundles)
+        hint = did_you_mean(node.text, known) or (
+            f"; configured bundles: {', '.join(known)}" if known else "")
+        sink.add("EY309", f"unknown bundle '{node.text}'{hint}", span)
+    return node.text, span
+
+
+def analyze_dataset_root(parsed: ParsedText, root: Mapping, options: Options, sink: FindingSink,
+                         *, questions_is_list: bool) -> None:
+    value = to_python(root, Budget(max(100_000, len(parsed.text))))
+    if questions_is_list and isinstance(value, dict):
+        value["questions"] = []
+
+    def describe(path: Path) -> str:
+        return "the dataset" if path == () else f"'{path[-1]}'"
+
+    SchemaReporter(FileKind.DATASET, parsed.lines, sink, describe=describe).run(
+        validator(FileKind.DATASET), value, root)
+    likely_typos(root, schema(FileKind.DATASET)["properties"], parsed.lines, sink,
+                 where="the dataset")
+
+
+def _duplicate_ids(ids: list[tuple[str | None, Span | None]], options: Options) -> list[Finding]:
+    sink = FindingSink(strict=options.strict)
+    first: dict[str, Span] = {}
+    for case_id, span in ids:
+        if case_id is None or span is None:
+            continue
+        earlier = first.setdefault(case_id, span)
+        if earlier is span:
+            continue
+        sink.add(
+            "EY210",
+            f"case id '{case_id}' is already used on line {earlier.start.line + 1}; case ids must "
+            "be unique within a dataset",
+            span,
+            related=(Related(None, earlier, f"first case '{case_id}'"),),
+        )
+    return sink.findings
+
+
+def analyze_dataset_whole(parsed: ParsedText, root: Mapping, options: Options,
+                          sink: FindingSink) -> tuple[list[CaseSummary], list[Reference]]:
+    """The fallback for datasets that cannot be split: the same checks on one parsed tree."""
+    questions = root.get("questions")
+    analyze_dataset_root(parsed, root, options, sink,
+                         questions_is_list=isinstance(questions, Sequence))
+    cases: list[CaseSummary] = []
+    references: list[Reference] = []
+    budget = Budget(max(100_000, len(parsed.text)))
+    ids: list[tuple[str | None, Span | None]] = []
+    if isinstance(questions, Sequence):
+        for item in questions.items:
+            summary, reference = analyze_case(parsed, item, budget, options, sink)
+            cases.append(summary)
+            ids.append((summary.id, summary.id_span))
+            if reference is not None:
+                references.append(reference)
+    sink.findings.extend(_duplicate_ids(ids, options))
+    return cases, references
+
+
+def _expansion_finding(parsed: ParsedText, node: Node, sink: FindingSink) -> None:
+    line = parsed.lines.position(node.start).line
+    sink.add("EY104", "aliases here expand to more nodes than evalyaml allows (an alias bomb?); "
+             "the rest of this value is not checked",
+             parsed.lines.span(node.start, max(node.start, parsed.lines.line_end(line))))

@@ -1,0 +1,97 @@
+"""A finding is what every check produces and every front end (CLI, LSP) renders.
+
+Findings carry their fixes as plain text edits so that the quick fixes in the editor and any
+future `--fix` in the CLI apply exactly the same change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from evalyaml.analysis.codes import Severity, severity_of
+from evalyaml.analysis.text import Span
+
+
+@dataclass(frozen=True, slots=True)
+class TextEdit:
+    span: Span
+    new_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    title: str
+    edits: tuple[TextEdit, ...]
+    preferred: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """Another place that explains a finding; `path` is None for the same file."""
+
+    path: str | None
+    span: Span
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    code: str
+    message: str
+    span: Span
+    severity: Severity
+    related: tuple[Related, ...] = ()
+    fixes: tuple[Fix, ...] = ()
+    data: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+    def shifted(self, lines: int) -> Finding:
+        if lines == 0:
+            return self
+        return Finding(
+            self.code,
+            self.message,
+            self.span.shifted(lines),
+            self.severity,
+            tuple(
+                Related(r.path, r.span.shifted(lines) if r.path is None else r.span, r.message)
+                for r in self.related
+            ),
+            tuple(
+                Fix(f.title, tuple(TextEdit(e.span.shifted(lines), e.new_text) for e in f.edits),
+                    f.preferred)
+                for f in self.fixes
+            ),
+            self.data,
+        )
+
+
+class FindingSink:
+    """Collects findings and decides their severity from the mode, in one place."""
+
+    __slots__ = ("findings", "strict")
+
+    def __init__(self, *, strict: bool) -> None:
+        self.strict = strict
+        self.findings: list[Finding] = []
+
+    def add(
+        self,
+        code_id: str,
+        message: str,
+        span: Span,
+        *,
+        related: tuple[Related, ...] = (),
+        fixes: tuple[Fix, ...] = (),
+        data: dict[str, str] | None = None,
+    ) -> None:
+        self.findings.append(
+            Finding(
+                code_id,
+                message,
+                span,
+                severity_of(code_id, strict=self.strict),
+                related,
+                fixes,
+                data or {},
+            )
+        )

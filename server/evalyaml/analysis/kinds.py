@@ -1,0 +1,103 @@
+"""Which of our three kinds a file is, if any: first match wins (DESIGN §2).
+
+1. a `# yaml-language-server: $schema=...` modeline in the leading comments;
+2. a root `$schema` key;
+3. the folder convention (`rubrics/`, `judges/` anywhere in the path);
+4. the shape of the root mapping.
+
+A modeline or `$schema` naming somebody else's schema settles it too: the file is theirs and
+we never lint it. Shapes are deliberately narrow, because other tools' YAML (Apastra prompts
+have `id` and `template`, AgentV workspaces have `template`) must never be mistaken for ours.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+from pathlib import PurePath
+
+from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+
+
+class FileKind(Enum):
+    DATASET = "dataset"
+    RUBRIC = "rubric"
+    JUDGE = "judge"
+
+
+_MODELINE = re.compile(r"^\s*#\s*yaml-language-server\s*:\s*\$schema=(\S+)")
+_OUR_SCHEMA = re.compile(r"(?:^|[/\\])(dataset|rubric|judge)\.schema\.json(?:[?#].*)?$")
+_FOLDERS = {"rubrics": FileKind.RUBRIC, "judges": FileKind.JUDGE}
+_JUDGE_MARKERS = ("score_type", "validation", "level_names", "applicable_to")
+
+
+class NotOurs(Enum):
+    """Why a file is left alone; None from `detect_kind` means we have no opinion yet."""
+
+    FOREIGN_SCHEMA = "names another schema"
+
+
+def schema_kind(reference: str) -> FileKind | NotOurs:
+    match = _OUR_SCHEMA.search(reference.strip())
+    return FileKind(match.group(1)) if match else NotOurs.FOREIGN_SCHEMA
+
+
+def modeline_kind(text: str) -> FileKind | NotOurs | None:
+    """Look only at the leading comment block, the way yaml-language-server does."""
+    for line in text.lstrip("\ufeff").splitlines()[:50]:
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if not stripped.startswith("#"):
+            return None
+        match = _MODELINE.match(stripped)
+        if match:
+            return schema_kind(match.group(1))
+    return None
+
+
+def folder_kind(path: str | None) -> FileKind | None:
+    if not path:
+        return None
+    for part in reversed(PurePath(path).parts[:-1]):
+        kind = _FOLDERS.get(part)
+        if kind:
+            return kind
+    return None
+
+
+def shape_kind(root: Node | None) -> FileKind | None:
+    if not isinstance(root, Mapping):
+        return None
+    keys = {k.text for k in root.keys()}
+    if "questions" in keys and isinstance(root.get("questions"), Sequence):
+        return FileKind.DATASET
+    if {"checks", "scoring"} <= keys:
+        return FileKind.RUBRIC
+    if "template" in keys and keys.intersection(_JUDGE_MARKERS):
+        return FileKind.JUDGE
+    return None
+
+
+def root_schema_kind(root: Node | None) -> FileKind | NotOurs | None:
+    if isinstance(root, Mapping):
+        value = root.get("$schema")
+        if isinstance(value, Scalar) and value.text:
+            return schema_kind(value.text)
+    return None
+
+
+def detect_kind(text: str, path: str | None, root: Node | None) -> FileKind | None:
+    """The kind of a file, or None when it is not an eval file of ours."""
+    for verdict in (modeline_kind(text), root_schema_kind(root)):
+        if verdict is not None:
+            return verdict if isinstance(verdict, FileKind) else None
+    return folder_kind(path) or shape_kind(root)
+
+
+def detect_kind_without_tree(text: str, path: str | None) -> FileKind | NotOurs | None:
+    """For text that does not parse: modeline or folder only (a shape needs a tree)."""
+    verdict = modeline_kind(text)
+    if verdict is not None:
+        return verdict
+    return folder_kind(path)

@@ -1,0 +1,112 @@
+"""What one file contributes to the workspace: its kind, definition, references, cases and
+findings. The workspace index (`evalyaml.workspace`) joins these across files; the language
+server reads them for symbols, hover and navigation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from evalyaml.analysis.findings import Finding
+from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.text import Span
+
+
+@dataclass(frozen=True, slots=True)
+class Pin:
+    """The `@...` part of a reference: MAJOR, MAJOR.MINOR or a full semantic version."""
+
+    text: str
+    major: int
+    minor: int | None = None
+    patch: int | None = None
+    prerelease: str | None = None
+
+    @property
+    def exact(self) -> bool:
+        return self.patch is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """`rubric/<id>@<pin>` or `judge/<id>@<pin>` as written at one place in a file."""
+
+    target: FileKind  # RUBRIC or JUDGE
+    raw: str
+    span: Span  # the whole scalar, quotes included
+    origin: str  # "case", "composite", "llm_judge" or "jury"
+    owner: str  # the case id or check label that holds the reference
+    id: str | None  # None when malformed
+    pin: Pin | None
+
+    def shifted(self, lines: int) -> Reference:
+        if lines == 0:
+            return self
+        return Reference(self.target, self.raw, self.span.shifted(lines), self.origin,
+                         self.owner, self.id, self.pin)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckSummary:
+    kind: str
+    id: str | None
+    span: Span  # the check's first line
+    description: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A rubric or judge: identity from content (`id`, `version`), never from the file name."""
+
+    kind: FileKind
+    id: str
+    version: str | None  # None when the version is missing or not a semantic version
+    id_span: Span
+    version_span: Span | None
+    description: str | None = None
+    checks: tuple[CheckSummary, ...] = ()
+    combine: str | None = None
+    score_type: str | None = None
+    tpr: float | None = None
+    tnr: float | None = None
+    validated_at: date | None = None
+    has_validation: bool = False
+
+    @property
+    def is_composite(self) -> bool:
+        return any(c.kind == "composite" for c in self.checks)
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind.value}/{self.id}@{self.version}"
+
+
+@dataclass(frozen=True, slots=True)
+class CaseSummary:
+    id: str | None
+    span: Span  # the whole case
+    id_span: Span | None
+    bundle: str | None = None
+    bundle_span: Span | None = None
+
+    def shifted(self, lines: int) -> CaseSummary:
+        if lines == 0:
+            return self
+        return CaseSummary(
+            self.id,
+            self.span.shifted(lines),
+            self.id_span.shifted(lines) if self.id_span else None,
+            self.bundle,
+            self.bundle_span.shifted(lines) if self.bundle_span else None,
+        )
+
+
+@dataclass(slots=True)
+class FileAnalysis:
+    path: str | None
+    kind: FileKind | None  # None: not an eval file of ours, left alone
+    findings: list[Finding] = field(default_factory=list)
+    definitions: list[Definition] = field(default_factory=list)
+    references: list[Reference] = field(default_factory=list)
+    cases: list[CaseSummary] = field(default_factory=list)

@@ -1,0 +1,258 @@
+"""Text to YAML trees, never raising: every failure becomes an EY1xx finding.
+
+ruamel.yaml's C parser (ruamel.yaml.clib) composes about nine times faster than its pure parser
+and carries the same code-point offsets; the pure parser is the fallback. Two facts shape this
+module:
+- The C composer recurses per nesting level and segfaults somewhere past 50,000 levels, and the
+  C scanner is quadratic in flow depth. So a cheap scan refuses over-deep text *before* parsing.
+- The C parser counts offsets after a byte-order mark, the pure one before it. We strip the BOM
+  ourselves and parse the rest, so offsets agree whichever parser runs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+from ruamel.yaml.resolver import Resolver
+
+from evalyaml.analysis.findings import FindingSink, Related
+from evalyaml.analysis.text import LineIndex, Span
+from evalyaml.analysis.yamltree import MERGE_TAG, Mapping, Node, Scalar, Sequence
+
+try:  # The C parser; absent on PyPy or a broken install.
+    from ruamel.yaml.cyaml import CParser as _CParser
+except ImportError:  # pragma: no cover - exercised only where ruamel.yaml.clib is missing
+    _CParser = None
+
+MAX_DEPTH = 256
+"""Nesting beyond this is refused before parsing (real eval files nest fewer than 20 levels)."""
+
+_BRACKETS = re.compile(r"[\[\]{}]")
+_DEEP_BLOCK = re.compile(r"^(?:[ \t]|[-?:][ \t])" + "{%d}" % MAX_DEPTH, re.MULTILINE)
+_UNSAFE_TAG = re.compile(r"^tag:yaml\.org,2002:python/|^!!?python/|^tag:yaml\.org,2002:(?:set|omap|pairs)$")
+
+
+if _CParser is not None:
+
+    class _CLoader(_CParser, Resolver):  # type: ignore[misc, valid-type]
+        """The C parser with the YAML 1.2 resolver: composes nodes, constructs nothing."""
+
+        def __init__(self, stream: str) -> None:
+            _CParser.__init__(self, stream)
+            Resolver.__init__(self)
+
+
+def c_parser_available() -> bool:
+    return _CParser is not None
+
+
+@dataclass(slots=True)
+class ParsedText:
+    """The documents of one text (usually one), with offsets relative to that text."""
+
+    text: str
+    lines: LineIndex
+    documents: list[Node | None]
+    ok: bool  # False when a syntax or limit finding stopped the parse
+
+    def span(self, node: Node) -> Span:
+        return self.lines.span(node.start, node.end)
+
+
+def decode(data: bytes) -> tuple[str, str | None]:
+    """Bytes to text; the second item explains why the bytes are not UTF-8 text, if they are not.
+
+    NUL bytes mean binary; invalid UTF-8 is reported at its first bad byte rather than replaced
+    silently, because a replaced character would shift every column after it.
+    """
+    if b"\x00" in data[:8192]:
+        return "", "the file looks binary (it contains NUL bytes), not YAML text"
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "", "the file is UTF-16; evalyaml reads UTF-8 YAML (save it as UTF-8)"
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as err:
+        prefix = data[: err.start].decode("utf-8", errors="replace")
+        line = prefix.count("\n") + 1
+        return "", f"the file is not valid UTF-8: byte 0x{data[err.start]:02x} at line {line}"
+
+
+def find_depth_overflow(text: str) -> int | None:
+    """Offset where nesting first exceeds MAX_DEPTH, by an over-estimate that costs one scan.
+
+    Flow depth counts brackets (brackets inside strings only ever over-estimate); block depth is
+    bounded by the indentation plus the compact `- `/`? `/`: ` indicators that start a line.
+    """
+    if text.count("[") + text.count("{") > MAX_DEPTH:
+        depth = 0
+        for m in _BRACKETS.finditer(text):
+            if m.group() in "[{":
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return m.start()
+            elif depth:
+                depth -= 1
+    deep = _DEEP_BLOCK.search(text)
+    return deep.end() - 1 if deep else None
+
+
+def parse_text(text: str, sink: FindingSink, *, pure: bool = False) -> ParsedText:
+    """Parse all documents of `text`; findings go to `sink`, with spans relative to `text`."""
+    lines = LineIndex(text)
+    body, base = (text[1:], 1) if text.startswith("\ufeff") else (text, 0)
+    too_deep = find_depth_overflow(body)
+    if too_deep is not None:
+        where = too_deep + base
+        sink.add(
+            "EY105",
+            f"nesting deeper than {MAX_DEPTH} levels starts here; evalyaml does not parse "
+            "files nested this deep",
+            lines.span(where, min(where + 1, lines.line_end(lines.position(where).line))),
+        )
+        return ParsedText(text, lines, [], ok=False)
+    try:
+        raw_docs = _compose_all(body, pure=pure or _CParser is None)
+    except MarkedYAMLError as err:
+        _report_syntax(err, text, lines, base, sink)
+        return ParsedText(text, lines, [], ok=False)
+    except (YAMLError, RecursionError, ValueError) as err:  # unmarked: place on line 1
+        sink.add("EY101", f"YAML could not be parsed: {err}", lines.span(0, lines.line_end(0)))
+        return ParsedText(text, lines, [], ok=False)
+    converter = _Converter(lines, base, sink)
+    docs = [converter.convert(doc) if doc is not None else None for doc in raw_docs]
+    return ParsedText(text, lines, docs, ok=True)
+
+
+def _compose_all(body: str, *, pure: bool) -> list[Any]:
+    if pure:
+        return list(YAML(typ="safe", pure=True).compose_all(body))
+    loader = _CLoader(body)
+    docs: list[Any] = []
+    while loader.check_node():
+        docs.append(loader.get_node())
+    return docs
+
+
+class _Converter:
+    """ruamel nodes to our nodes: shares aliased nodes, reports duplicate keys and unsafe tags."""
+
+    __slots__ = ("_base", "_lines", "_seen", "_sink")
+
+    def __init__(self, lines: LineIndex, base: int, sink: FindingSink) -> None:
+        self._lines = lines
+        self._base = base
+        self._sink = sink
+        self._seen: dict[int, Node] = {}
+
+    def convert(self, raw: Any) -> Node:
+        known = self._seen.get(id(raw))
+        if known is not None:
+            return known  # an alias: the same node, expanded later under a budget
+        base = self._base
+        start, end = raw.start_mark.index + base, raw.end_mark.index + base
+        tag = raw.tag if isinstance(raw.tag, str) else str(raw.tag)
+        node: Node
+        if isinstance(raw, ScalarNode):
+            node = Scalar(tag, start, end, raw.value, raw.style or "")
+        elif isinstance(raw, SequenceNode):
+            node = Sequence(tag, start, end, bool(raw.flow_style))
+        elif isinstance(raw, MappingNode):
+            node = Mapping(tag, start, end)
+        else:  # pragma: no cover - compose() yields only these three
+            raise TypeError(type(raw).__name__)
+        self._seen[id(raw)] = node
+        if _UNSAFE_TAG.match(tag):
+            self._sink.add(
+                "EY108",
+                f"tag '{_short_tag(tag)}' is ignored: evalyaml never constructs objects from "
+                "tags; remove the tag",
+                self._lines.span(start, end),
+            )
+        if isinstance(node, Sequence):
+            node.items = [self.convert(item) for item in raw.value]
+        elif isinstance(node, Mapping):
+            self._convert_pairs(node, raw.value)
+        return node
+
+    def _convert_pairs(self, mapping: Mapping, raw_pairs: list[tuple[Any, Any]]) -> None:
+        first_seen: dict[str, Scalar] = {}
+        for raw_key, raw_value in raw_pairs:
+            key = self.convert(raw_key)
+            value = self.convert(raw_value)
+            mapping.pairs.append((key, value))
+            if not isinstance(key, Scalar) or key.tag == MERGE_TAG:
+                continue
+            earlier = first_seen.get(key.text)
+            if earlier is None:
+                first_seen[key.text] = key
+                continue
+            first = self._lines.position(earlier.start)
+            self._sink.add(
+                "EY102",
+                f"duplicate key '{key.text}': it is already set on line {first.line + 1}, and "
+                "only the first value counts",
+                self._lines.span(key.start, key.end),
+                related=(
+                    Related(None, self._lines.span(earlier.start, earlier.end),
+                            f"first '{key.text}' is here"),
+                ),
+            )
+
+
+def _short_tag(tag: str) -> str:
+    return tag.replace("tag:yaml.org,2002:", "!!")
+
+
+_FRIENDLY = (
+    ("mapping values are not allowed", "a ': ' inside a plain value starts a mapping here; "
+     "quote the whole value"),
+    ("did not find expected key", "expected a key at this indentation; check how far this line "
+     "is indented"),
+    ("did not find expected '-' indicator", "expected a '- ' list item at this indentation"),
+    ("did not find expected ',' or ']'", "this [ list ] is not closed: expected ',' or ']'"),
+    ("did not find expected ',' or '}'", "this { mapping } is not closed: expected ',' or '}'"),
+    ("found unexpected end of stream", "this quoted string is never closed"),
+    ("found unknown escape character", "unknown escape sequence in a double-quoted string; "
+     "use single quotes or escape the backslash"),
+    ("could not find expected ':'", "expected ':' after this key"),
+    ("expected a comment or a line break", "unexpected text after a value"),
+    ("found undefined tag handle", "unknown tag handle"),
+)
+
+
+def _report_syntax(
+    err: MarkedYAMLError, text: str, lines: LineIndex, base: int, sink: FindingSink
+) -> None:
+    problem = (err.problem or str(err)).strip()
+    mark = err.problem_mark or err.context_mark
+    offset = (mark.index + base) if mark is not None else 0
+    offset = min(offset, len(text))
+    if "undefined alias" in problem:
+        alias_end = offset
+        while alias_end < len(text) and not text[alias_end].isspace() and text[alias_end] not in ",]}":
+            alias_end += 1
+        name = text[offset:alias_end]
+        sink.add("EY103", f"alias '{name}' names no anchor defined before it",
+                 lines.span(offset, alias_end))
+        return
+    if offset < len(text) and text[offset] == "\t":
+        line_start = lines.line_start(lines.position(offset).line)
+        if not text[line_start:offset].strip():
+            sink.add("EY106", "tab used for indentation; YAML indents with spaces only",
+                     lines.span(offset, offset + 1))
+            return
+    message = next((nice for key, nice in _FRIENDLY if key in problem), problem)
+    context_mark = err.context_mark
+    at_end = offset >= len(text.rstrip())
+    if at_end and context_mark is not None:
+        # An unclosed construct: point at where it was opened, not at the end of the file.
+        offset = min(context_mark.index + base, len(text))
+    pos = lines.position(offset)
+    line_end = lines.line_end(pos.line)
+    end = line_end if line_end > offset else min(offset + 1, len(text))
+    sink.add("EY101", f"YAML syntax error: {message}", lines.span(offset, end))

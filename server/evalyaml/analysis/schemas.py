@@ -1,0 +1,106 @@
+"""The shipped JSON Schemas, loaded once and compiled once per process.
+
+The schemas live in the top-level `schemas/` folder and ship inside the wheel as package data;
+`importlib.resources` finds them in either layout.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from evalyaml.analysis.kinds import FileKind
+
+SCHEMA_IDS = {
+    FileKind.DATASET: "https://evalyaml.dev/schemas/v1/dataset.schema.json",
+    FileKind.RUBRIC: "https://evalyaml.dev/schemas/v1/rubric.schema.json",
+    FileKind.JUDGE: "https://evalyaml.dev/schemas/v1/judge.schema.json",
+}
+
+CHECK_KINDS: tuple[str, ...] = (
+    "must_contain_any",
+    "must_not_contain",
+    "regex",
+    "json_schema",
+    "php_lint",
+    "markdown_structure",
+    "tool_usage",
+    "format",
+    "fact_match",
+    "llm_judge",
+    "composite",
+)
+
+
+def schema_text(kind: FileKind) -> str:
+    return (resources.files("evalyaml") / "schemas" / f"{kind.value}.schema.json").read_text(
+        encoding="utf-8"
+    )
+
+
+@cache
+def schema(kind: FileKind) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(schema_text(kind))
+    return loaded
+
+
+@cache
+def registry() -> Registry:
+    resources_ = [
+        (SCHEMA_IDS[kind], Resource.from_contents(schema(kind), default_specification=DRAFT202012))
+        for kind in FileKind
+    ]
+    return Registry().with_resources(resources_)
+
+
+@cache
+def validator(kind: FileKind, pointer: str = "") -> Draft202012Validator:
+    """A validator for a whole file (`pointer` empty) or one `$defs` entry, e.g. `/$defs/case`."""
+    target = {"$ref": SCHEMA_IDS[kind] + "#" + pointer} if pointer else schema(kind)
+    return Draft202012Validator(
+        target, registry=registry(), format_checker=Draft202012Validator.FORMAT_CHECKER
+    )
+
+
+def subschema(kind: FileKind, pointer: str) -> dict[str, Any]:
+    node: Any = schema(kind)
+    for part in pointer.strip("/").split("/"):
+        if part:
+            node = node[part]
+    assert isinstance(node, dict)
+    return node
+
+
+def resolve_local(kind: FileKind, node: dict[str, Any]) -> dict[str, Any]:
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/"):
+        return subschema(kind, ref[1:])
+    return node
+
+
+def known_properties(kind: FileKind, node: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Properties a schema object allows, following a local `$ref` (how closed kinds extend the
+    shared check base)."""
+    out: dict[str, dict[str, Any]] = {}
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/"):
+        out.update(known_properties(kind, subschema(kind, ref[1:])))
+    out.update(node.get("properties", {}))
+    return out
+
+
+def check_schema(check_kind: str) -> dict[str, Any] | None:
+    if check_kind not in CHECK_KINDS:
+        return None
+    return subschema(FileKind.RUBRIC, f"/$defs/check_{check_kind}")
+
+
+def description(node: dict[str, Any]) -> str:
+    text = node.get("description")
+    return text if isinstance(text, str) else ""

@@ -1,0 +1,87 @@
+"""Did-you-mean: rank known names by how likely the author meant them.
+
+Edit distance alone ranks `expected_tool` and `expected_facts` too closely for short words, so the
+ranking also rewards names that are equal once case and separators are ignored
+(`expectedFacts`, `expected-facts`) and a shared prefix. Far-off names get no suggestion: a
+suggestion that is wrong teaches the author to ignore all of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+def _normalize(name: str) -> str:
+    return name.lower().replace("_", "").replace("-", "").replace(" ", "")
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Optimal-string-alignment distance (a swap of neighbours costs 1), stopping past `limit`."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        best = current[0]
+        for j, cb in enumerate(b, 1):
+            cost = 0 if ca == cb else 1
+            value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                value = min(value, previous2[j - 2] + 1)
+            current[j] = value
+            best = min(best, value)
+        if best > limit:
+            return limit + 1
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def _allowed_distance(name: str) -> int:
+    length = len(name)
+    if length <= 2:
+        return 0
+    if length <= 4:
+        return 1
+    if length <= 9:
+        return 2
+    return 3
+
+
+def rank(name: str, candidates: Iterable[str]) -> list[str]:
+    """Candidates close enough to `name` to suggest, best first."""
+    normalized = _normalize(name)
+    scored: list[tuple[int, int, int, str]] = []
+    for candidate in candidates:
+        if candidate == name:
+            continue
+        if _normalize(candidate) == normalized:
+            scored.append((0, 0, 0, candidate))
+            continue
+        limit = _allowed_distance(max(name, candidate, key=len))
+        distance = edit_distance(name.lower(), candidate.lower(), limit)
+        if distance <= limit:
+            prefix = len(_common_prefix(name.lower(), candidate.lower()))
+            scored.append((1, distance, -prefix, candidate))
+    scored.sort()
+    return [candidate for *_, candidate in scored]
+
+
+def best(name: str, candidates: Iterable[str]) -> str | None:
+    ranked = rank(name, candidates)
+    return ranked[0] if ranked else None
+
+
+def _common_prefix(a: str, b: str) -> str:
+    n = 0
+    for ca, cb in zip(a, b, strict=False):
+        if ca != cb:
+            break
+        n += 1
+    return a[:n]
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str:
+    """A sentence ending for messages: "; did you mean 'x'?" or ""."""
+    choice = best(name, candidates)
+    return f"; did you mean '{choice}'?" if choice else ""

@@ -1,0 +1,90 @@
+"""Positions in the core: (line, code-point column), with LSP's idea of a line.
+
+YAML parsers also break lines at NEL, LS and PS (U+0085, U+2028, U+2029); LSP clients do not.
+So the core never trusts a parser's line numbers: it takes the parser's code-point *offset* and
+maps it through `LineIndex`, which breaks lines only at LF, CRLF and CR, as every LSP client does.
+Conversion to UTF-16 or UTF-8 columns happens later, in `evalyaml.lsp.positions`.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Position:
+    line: int
+    character: int  # code points from the start of the line
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    start: Position
+    end: Position
+
+    def shifted(self, lines: int) -> Span:
+        """The same span `lines` further down; used when a cached case moves."""
+        if lines == 0:
+            return self
+        return Span(
+            Position(self.start.line + lines, self.start.character),
+            Position(self.end.line + lines, self.end.character),
+        )
+
+    def contains(self, pos: Position) -> bool:
+        return self.start <= pos <= self.end
+
+    @staticmethod
+    def point(line: int, character: int) -> Span:
+        p = Position(line, character)
+        return Span(p, p)
+
+
+class LineIndex:
+    """Maps code-point offsets to positions and back, in O(log lines)."""
+
+    __slots__ = ("_starts", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        starts = [0]
+        starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
+        self._starts = starts
+
+    @property
+    def line_count(self) -> int:
+        return len(self._starts)
+
+    def line_start(self, line: int) -> int:
+        return self._starts[min(max(line, 0), len(self._starts) - 1)]
+
+    def line_end(self, line: int) -> int:
+        """Offset of the end of `line`'s content, before its line break."""
+        if line + 1 < len(self._starts):
+            end = self._starts[line + 1]
+            if self.text[end - 2 : end] == "\r\n":
+                return end - 2
+            return end - 1
+        return len(self.text)
+
+    def line_text(self, line: int) -> str:
+        return self.text[self.line_start(line) : self.line_end(line)]
+
+    def position(self, offset: int) -> Position:
+        offset = min(max(offset, 0), len(self.text))
+        line = bisect_right(self._starts, offset) - 1
+        # An offset between CR and LF belongs to the end of the line.
+        return Position(line, min(offset, self.line_end(line)) - self._starts[line])
+
+    def offset(self, pos: Position) -> int:
+        if pos.line >= len(self._starts):
+            return len(self.text)
+        start = self._starts[max(pos.line, 0)]
+        return min(start + max(pos.character, 0), self.line_end(max(pos.line, 0)))
+
+    def span(self, start: int, end: int) -> Span:
+        return Span(self.position(start), self.position(end))

@@ -1,0 +1,103 @@
+"""`evalyaml check | validate-dataset | validate-rubric | validate-judge | schema | lsp`.
+
+Exit codes: 0 when nothing reaches error severity, 1 when something does, 2 for usage or I/O
+errors (argparse already exits 2 on bad arguments).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from datetime import date
+from pathlib import Path
+
+from evalyaml import __version__
+from evalyaml.analysis.codes import Severity
+from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.schemas import schema_text
+from evalyaml.checker import CheckError, check_paths
+from evalyaml.report import RENDERERS
+
+_VALIDATE = {"validate-dataset": FileKind.DATASET, "validate-rubric": FileKind.RUBRIC,
+             "validate-judge": FileKind.JUDGE}
+
+
+def _date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text}") from err
+
+
+def _add_check_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--strict", action="store_true", default=None,
+                        help="every contract finding is an error (overrides the config file)")
+    parser.add_argument("--format", choices=sorted(RENDERERS), default="text",
+                        help="output format (default: text)")
+    parser.add_argument("--today", type=_date, default=None, metavar="YYYY-MM-DD",
+                        help="judge freshness as of this date instead of today")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="evalyaml", description=(
+        "Checks LLM-evaluation YAML: datasets, rubrics and judges."))
+    parser.add_argument("--version", action="version", version=f"evalyaml {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    check = commands.add_parser("check", help="check files and folders (default: .)")
+    check.add_argument("paths", nargs="*", type=Path, default=[Path()], metavar="PATH")
+    _add_check_options(check)
+
+    for name, kind in _VALIDATE.items():
+        sub = commands.add_parser(name, help=f"check files as {kind.value} files, whatever "
+                                  "their folder or shape")
+        sub.add_argument("paths", nargs="+", type=Path, metavar="FILE")
+        _add_check_options(sub)
+
+    schema = commands.add_parser("schema", help="print a JSON Schema")
+    schema.add_argument("kind", choices=[k.value for k in FileKind])
+
+    lsp = commands.add_parser("lsp", help="run the language server (stdio by default)")
+    lsp.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (default)")
+    lsp.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP port, for debugging")
+    lsp.add_argument("--log-level", default="WARNING",
+                     choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+
+    graph = commands.add_parser("graph", help="print the reference graph (cases -> rubrics -> "
+                                "judges)")
+    graph.add_argument("paths", nargs="*", type=Path, default=[Path()], metavar="PATH")
+    graph.add_argument("--format", choices=["dot", "json"], default="dot")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "check" or args.command in _VALIDATE:
+            return _check(args)
+        if args.command == "schema":
+            sys.stdout.write(schema_text(FileKind(args.kind)))
+            return 0
+        if args.command == "lsp":
+            from evalyaml.lsp.server import run
+
+            return run(tcp=args.tcp, log_level=args.log_level)
+        if args.command == "graph":
+            from evalyaml.workspace.graph import main as graph_main
+
+            return graph_main(args.paths, args.format)
+    except CheckError as err:
+        print(f"evalyaml: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    return 2  # pragma: no cover - argparse rejects unknown commands first
+
+
+def _check(args: argparse.Namespace) -> int:
+    result = check_paths(args.paths, strict=args.strict, today=args.today,
+                         force_kind=_VALIDATE.get(args.command))
+    sys.stdout.write(RENDERERS[args.format](result))
+    has_error = any(f.severity is Severity.ERROR for _, f in result.all_findings())
+    return 1 if has_error else 0

@@ -1,0 +1,144 @@
+"""Project configuration: `evalyaml.toml`, or `[tool.evalyaml]` in `pyproject.toml`.
+
+The file is found by walking up from a path to the nearest folder that has either; that folder
+is the workspace root, and include/exclude globs are relative to it. Problems in the config are
+findings like any other (EY320/EY321), located on the offending key, so a typo such as
+`freshnes_days` cannot silently fall back to the default.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field, replace
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from evalyaml.analysis.findings import Finding, FindingSink
+from evalyaml.analysis.options import Options
+from evalyaml.analysis.suggest import did_you_mean
+from evalyaml.analysis.text import LineIndex, Span
+
+CONFIG_FILE = "evalyaml.toml"
+PYPROJECT = "pyproject.toml"
+
+DEFAULT_EXCLUDE = (".git", "node_modules", ".venv", "venv", "env", "__pycache__", "build",
+                   "dist", ".tox", ".nox", ".mypy_cache", ".ruff_cache", ".pytest_cache",
+                   "site-packages", ".eggs")
+
+_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
+    "strict": (bool, "true or false"),
+    "freshness_days": (int, "a whole number of days"),
+    "include": (list, "a list of glob patterns"),
+    "exclude": (list, "a list of glob patterns"),
+    "max_file_mb": ((int, float), "a number of megabytes"),
+    "bundles": (dict, "a table of bundle name = schema path"),
+    "bundles_dir": (str, "a folder path"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    root: Path
+    source: Path | None = None  # the file it came from, None for defaults
+    strict: bool = False
+    freshness_days: int = 90
+    include: tuple[str, ...] = ("**/*.yaml", "**/*.yml")
+    exclude: tuple[str, ...] = ()
+    max_file_mb: float = 20.0
+    bundles: dict[str, str] = field(default_factory=dict)
+    bundles_dir: str | None = None
+    findings: tuple[Finding, ...] = ()
+
+    def options(self, *, today: date | None = None, strict: bool | None = None,
+                bundles: dict[str, dict[str, Any]] | None = None) -> Options:
+        return Options(
+            strict=self.strict if strict is None else strict,
+            freshness_days=self.freshness_days,
+            today=today or date.today(),
+            max_file_bytes=int(self.max_file_mb * 1024 * 1024),
+            bundles=bundles or {},
+            bundles_configured=bool(self.bundles or self.bundles_dir),
+        )
+
+    def with_overrides(self, **changes: Any) -> Config:
+        return replace(self, **changes)
+
+
+def find_root(start: Path) -> Path | None:
+    """The nearest folder at or above `start` holding evalyaml.toml or a [tool.evalyaml]."""
+    here = start if start.is_dir() else start.parent
+    for folder in (here, *here.parents):
+        if (folder / CONFIG_FILE).is_file():
+            return folder
+        pyproject = folder / PYPROJECT
+        if pyproject.is_file() and _has_tool_table(pyproject):
+            return folder
+    return None
+
+
+def _has_tool_table(pyproject: Path) -> bool:
+    try:
+        return "tool" in (data := tomllib.loads(pyproject.read_text("utf-8"))) and \
+            "evalyaml" in data["tool"]
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+
+
+def load_config(root: Path) -> Config:
+    """The configuration of the workspace rooted at `root` (defaults when it has none)."""
+    config_path = root / CONFIG_FILE
+    table_prefix = ""
+    if config_path.is_file():
+        source = config_path
+    elif (root / PYPROJECT).is_file() and _has_tool_table(root / PYPROJECT):
+        source = root / PYPROJECT
+        table_prefix = "tool.evalyaml"
+    else:
+        return Config(root=root)
+    try:
+        text = source.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        sink = FindingSink(strict=False)
+        sink.add("EY321", f"cannot read {source.name}: {err}", Span.point(0, 0))
+        return Config(root=root, source=source, findings=tuple(sink.findings))
+    return parse_config(text, root, source, table_prefix)
+
+
+def parse_config(text: str, root: Path, source: Path | None, table_prefix: str = "") -> Config:
+    lines = LineIndex(text)
+    sink = FindingSink(strict=False)
+    try:
+        data: dict[str, Any] = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        line = max(getattr(err, "lineno", 1) - 1, 0)
+        sink.add("EY321", f"invalid TOML: {err}", lines.span(lines.line_start(line),
+                                                             lines.line_end(line)))
+        return Config(root=root, source=source, findings=tuple(sink.findings))
+    for part in table_prefix.split(".") if table_prefix else []:
+        data = data.get(part, {})
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        span = _key_span(text, lines, key)
+        if key not in _KEYS:
+            sink.add("EY320", f"unknown configuration key '{key}'{did_you_mean(key, _KEYS)}",
+                     span)
+            continue
+        expected, described = _KEYS[key]
+        if not isinstance(value, expected) or isinstance(value, bool) and expected is not bool:
+            sink.add("EY321", f"'{key}' must be {described}", span)
+            continue
+        if key in ("include", "exclude") and not all(isinstance(v, str) for v in value):
+            sink.add("EY321", f"'{key}' must be a list of glob patterns (strings)", span)
+            continue
+        values[key] = tuple(value) if key in ("include", "exclude") else value
+    return Config(root=root, source=source, findings=tuple(sink.findings), **values)
+
+
+def _key_span(text: str, lines: LineIndex, key: str) -> Span:
+    match = re.search(rf"^[ \t]*{re.escape(key)}[ \t]*=", text, re.MULTILINE)
+    if not match:
+        return Span.point(0, 0)
+    start = match.start() + len(match.group()) - len(match.group().lstrip())
+    return lines.span(start, start + len(key))

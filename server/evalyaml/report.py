@@ -1,0 +1,151 @@
+"""Render findings for people (text), programs (json), GitHub annotations and code scanning (SARIF).
+
+The JSON form is a stable interface (documented in README.md): 0-based lines, code-point
+characters, severity names. Text and annotations are 1-based, as editors and terminals expect.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from evalyaml import __version__
+from evalyaml.analysis.codes import CODES, Severity
+from evalyaml.analysis.findings import Finding, Related
+from evalyaml.analysis.text import Span
+from evalyaml.checker import CheckResult
+
+
+def display_path(path: Path | str) -> str:
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return str(path)
+    return str(path) if relative.startswith("..") else relative
+
+
+def _sorted(result: CheckResult) -> list[tuple[Path, Finding]]:
+    return sorted(result.all_findings(),
+                  key=lambda pf: (display_path(pf[0]), pf[1].span.start, pf[1].code))
+
+
+def _related_path(related: Related, owner: Path) -> str:
+    return display_path(related.path if related.path is not None else owner)
+
+
+def render_text(result: CheckResult) -> str:
+    out: list[str] = []
+    for path, finding in _sorted(result):
+        start = finding.span.start
+        out.append(f"{display_path(path)}:{start.line + 1}:{start.character + 1}: "
+                   f"{finding.severity.label} {finding.code} {finding.message}")
+        for related in finding.related:
+            at = related.span.start
+            out.append(f"    {_related_path(related, path)}:{at.line + 1}:{at.character + 1}: "
+                       f"note: {related.message}")
+    counts = Counter(f.severity for _, f in result.all_findings())
+    parts = [f"{counts[s]} {s.label if counts[s] == 1 else _plural(s)}"
+             for s in Severity if counts[s]]
+    files = f"{result.files_checked} file{'s' if result.files_checked != 1 else ''} checked"
+    out.append(f"{', '.join(parts)} in {files}" if parts else f"No problems: {files}")
+    return "\n".join(out) + "\n"
+
+
+def _plural(severity: Severity) -> str:
+    return {"error": "errors", "warning": "warnings", "information": "information",
+            "hint": "hints"}[severity.label]
+
+
+def _range(span: Span) -> dict[str, Any]:
+    return {"start": {"line": span.start.line, "character": span.start.character},
+            "end": {"line": span.end.line, "character": span.end.character}}
+
+
+def render_json(result: CheckResult) -> str:
+    items = []
+    for path, finding in _sorted(result):
+        item: dict[str, Any] = {
+            "path": display_path(path),
+            "range": _range(finding.span),
+            "severity": finding.severity.label,
+            "code": finding.code,
+            "message": finding.message,
+        }
+        if finding.related:
+            item["related"] = [{"path": _related_path(r, path), "range": _range(r.span),
+                                "message": r.message} for r in finding.related]
+        items.append(item)
+    return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(result: CheckResult) -> str:
+    levels = {Severity.ERROR: "error", Severity.WARNING: "warning",
+              Severity.INFORMATION: "notice", Severity.HINT: "notice"}
+    out = []
+    for path, finding in _sorted(result):
+        span = finding.span
+        props = (f"file={_escape_property(display_path(path))},line={span.start.line + 1},"
+                 f"col={span.start.character + 1},endLine={span.end.line + 1},"
+                 f"endColumn={span.end.character + 1},title={_escape_property(finding.code)}")
+        out.append(f"::{levels[finding.severity]} {props}::{_escape_data(finding.message)}")
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def _sarif_region(span: Span) -> dict[str, int]:
+    # SARIF columns are 1-based; with columnKind unicodeCodePoints they count code points.
+    return {"startLine": span.start.line + 1, "startColumn": span.start.character + 1,
+            "endLine": span.end.line + 1, "endColumn": span.end.character + 1}
+
+
+def render_sarif(result: CheckResult) -> str:
+    levels = {Severity.ERROR: "error", Severity.WARNING: "warning",
+              Severity.INFORMATION: "note", Severity.HINT: "note"}
+    findings = _sorted(result)
+    used = sorted({f.code for _, f in findings})
+    rules = [{"id": c, "name": CODES[c].name, "shortDescription": {"text": CODES[c].summary},
+              "helpUri": CODES[c].doc_url} for c in used]
+    results = []
+    for path, finding in findings:
+        entry: dict[str, Any] = {
+            "ruleId": finding.code,
+            "ruleIndex": used.index(finding.code),
+            "level": levels[finding.severity],
+            "message": {"text": finding.message},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": Path(display_path(path)).as_posix()},
+                "region": _sarif_region(finding.span)}}],
+        }
+        if finding.related:
+            entry["relatedLocations"] = [
+                {"id": n, "message": {"text": r.message}, "physicalLocation": {
+                    "artifactLocation": {"uri": Path(_related_path(r, path)).as_posix()},
+                    "region": _sarif_region(r.span)}}
+                for n, r in enumerate(finding.related)]
+        results.append(entry)
+    log = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "evalyaml", "version": __version__,
+                                "informationUri": "https://github.com/evalyaml/evalyaml",
+                                "rules": rules}},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+RENDERERS = {"text": render_text, "json": render_json, "github": render_github,
+             "sarif": render_sarif}

@@ -1,0 +1,1 @@
+"""The index of every eval file under the workspace roots."""

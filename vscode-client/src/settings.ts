@@ -1,0 +1,138 @@
+/**
+ * Mapping VS Code settings to what the evalyaml server reads. Pure logic: no `vscode` import.
+ *
+ * The server asks for its settings with `workspace/configuration`, section `evalyaml`, and gets
+ * an object with the keys `strict`, `freshnessDays`, `include` and `exclude`. Only the keys the
+ * user actually set (user, workspace or folder settings) are sent: an absent key means "not set
+ * in the editor", so `evalyaml.toml` / `[tool.evalyaml]` in `pyproject.toml` and then the
+ * server's own defaults apply. Sending VS Code's contributed defaults would silently override
+ * the project's file (for example `strict = true` in `evalyaml.toml`).
+ */
+
+export const SECTION = 'evalyaml';
+
+/** Settings the server reads, in the order documented in docs/editors.md. */
+export const SERVER_SETTING_KEYS = ['strict', 'freshnessDays', 'include', 'exclude'] as const;
+export type ServerSettingKey = (typeof SERVER_SETTING_KEYS)[number];
+
+export interface ServerSettings {
+  strict?: boolean;
+  freshnessDays?: number;
+  include?: string[];
+  exclude?: string[];
+}
+
+/** The shape of `WorkspaceConfiguration.inspect()` that matters here. */
+export interface Inspected {
+  readonly defaultValue?: unknown;
+  readonly globalValue?: unknown;
+  readonly workspaceValue?: unknown;
+  readonly workspaceFolderValue?: unknown;
+}
+
+/** The value the user set, most specific scope first; undefined when only the default applies. */
+export function explicitValue(inspected: Inspected | undefined): unknown {
+  if (inspected === undefined) {
+    return undefined;
+  }
+  if (inspected.workspaceFolderValue !== undefined) {
+    return inspected.workspaceFolderValue;
+  }
+  if (inspected.workspaceValue !== undefined) {
+    return inspected.workspaceValue;
+  }
+  return inspected.globalValue;
+}
+
+function stringArray(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) {
+    return undefined;
+  }
+  return value.filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+}
+
+/**
+ * Builds the object answered for section `evalyaml`. Values of the wrong type (hand-edited
+ * settings.json) are dropped rather than forwarded.
+ */
+export function toServerSettings(inspect: (key: ServerSettingKey) => Inspected | undefined): ServerSettings {
+  const out: ServerSettings = {};
+  const strict = explicitValue(inspect('strict'));
+  if (typeof strict === 'boolean') {
+    out.strict = strict;
+  }
+  const days = explicitValue(inspect('freshnessDays'));
+  if (typeof days === 'number' && Number.isFinite(days) && days >= 0) {
+    out.freshnessDays = days;
+  }
+  const include = stringArray(explicitValue(inspect('include')));
+  if (include !== undefined) {
+    out.include = include;
+  }
+  const exclude = stringArray(explicitValue(inspect('exclude')));
+  if (exclude !== undefined) {
+    out.exclude = exclude;
+  }
+  return out;
+}
+
+export interface ConfigurationItem {
+  readonly section?: string | undefined;
+  readonly scopeUri?: string | undefined;
+}
+
+/**
+ * Answers a `workspace/configuration` request. Items for `evalyaml` get `settingsFor(scopeUri)`;
+ * items for `evalyaml.<key>` get that key's explicit value or null; any other item keeps the
+ * answer VS Code's default handling gave (`defaults[i]`).
+ */
+export function answerConfiguration(
+  items: readonly ConfigurationItem[],
+  defaults: readonly unknown[],
+  settingsFor: (scopeUri: string | undefined) => ServerSettings,
+): unknown[] {
+  return items.map((item, i) => {
+    const section = item.section;
+    if (section === SECTION) {
+      return settingsFor(item.scopeUri);
+    }
+    if (section?.startsWith(`${SECTION}.`) === true) {
+      const key = section.slice(SECTION.length + 1);
+      if ((SERVER_SETTING_KEYS as readonly string[]).includes(key)) {
+        const value = settingsFor(item.scopeUri)[key as ServerSettingKey];
+        return value ?? null;
+      }
+    }
+    return defaults[i] ?? null;
+  });
+}
+
+/** A document filter as in the LSP / VS Code API (the two shapes used here). */
+export type DocumentFilter =
+  | { readonly scheme: string; readonly language: string }
+  | { readonly scheme: string; readonly pattern: string };
+
+/**
+ * Every YAML file on disk goes to the server, which decides the kind of a file by its content
+ * (modeline, root `$schema`, folder, shape) and answers nothing for YAML that is not an eval
+ * file. `evalyaml.files.include` adds globs for files in another language mode.
+ */
+export function buildDocumentSelector(extraGlobs: unknown): DocumentFilter[] {
+  const selector: DocumentFilter[] = [{ scheme: 'file', language: 'yaml' }];
+  for (const glob of stringArray(extraGlobs) ?? []) {
+    selector.push({ scheme: 'file', pattern: glob.trim() });
+  }
+  return selector;
+}
+
+/** Settings whose change needs a new server process (the rest reach the running server). */
+export const RESTART_SETTINGS = [`${SECTION}.server.path`, `${SECTION}.files.include`] as const;
+
+export function needsRestart(affectsConfiguration: (section: string) => boolean): boolean {
+  return RESTART_SETTINGS.some((s) => affectsConfiguration(s));
+}
+
+/** Settings that reach the running server through workspace/didChangeConfiguration. */
+export function affectsServerSettings(affectsConfiguration: (section: string) => boolean): boolean {
+  return SERVER_SETTING_KEYS.some((k) => affectsConfiguration(`${SECTION}.${k}`));
+}
