@@ -1,6 +1,10 @@
-"""What `evalyaml check` does: find files, analyse each, and collect located findings.
+"""What `evalyaml check` does: index the workspace, then collect the findings of the files asked.
 
-Kept apart from `cli` so tests and other front ends get findings as data, not text.
+References resolve against every eval file under the workspace root (its configuration's
+excludes respected), so `evalyaml check examples/mistakes` resolves against `examples/rubrics`;
+but only the files the user named (or that lie in the folders they named) are reported. One
+`Workspace` is built per workspace root. Kept apart from `cli` so tests and other front ends get
+findings as data, not text.
 """
 
 from __future__ import annotations
@@ -10,12 +14,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from evalyaml.analysis.analyze import analyze_bytes
 from evalyaml.analysis.findings import Finding
 from evalyaml.analysis.kinds import FileKind
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.config import Config, find_root, load_config
-from evalyaml.workspace.discovery import discover
+from evalyaml.workspace.index import Workspace, normalize
+
+_CONVENTION_FOLDERS = ("datasets", "rubrics", "judges")
 
 
 class CheckError(Exception):
@@ -33,6 +38,7 @@ class CheckResult:
     reports: list[FileReport] = field(default_factory=list)
     files_checked: int = 0
     analyses: list[FileAnalysis] = field(default_factory=list)
+    workspaces: list[Workspace] = field(default_factory=list)
 
     def all_findings(self) -> Iterable[tuple[Path, Finding]]:
         for report in self.reports:
@@ -40,11 +46,26 @@ class CheckResult:
                 yield report.path, finding
 
 
+def workspace_root(path: Path) -> Path:
+    """The folder whose eval files references resolve against.
+
+    The folder with the configuration file, else the enclosing git checkout, else the named
+    folder (one level up when it is a `datasets/`, `rubrics/` or `judges/` folder, whose
+    references point at its siblings).
+    """
+    absolute = normalize(path)
+    found = find_root(absolute)
+    if found is not None:
+        return found
+    start = absolute if absolute.is_dir() else absolute.parent
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return folder
+    return start.parent if start.name in _CONVENTION_FOLDERS else start
+
+
 def workspace_config(path: Path) -> Config:
-    root = find_root(path.resolve())
-    if root is None:
-        root = path.resolve() if path.is_dir() else path.resolve().parent
-    return load_config(root)
+    return load_config(workspace_root(path))
 
 
 def check_paths(
@@ -55,30 +76,34 @@ def check_paths(
     force_kind: FileKind | None = None,
 ) -> CheckResult:
     result = CheckResult()
-    seen_configs: set[Path] = set()
     for path in paths:
         if not path.exists():
             raise CheckError(f"no such file or directory: {path}")
+    groups: dict[Path, list[Path]] = {}
     for path in paths:
-        config = workspace_config(path)
-        if config.source is not None and config.source not in seen_configs:
-            seen_configs.add(config.source)
-            if config.findings:
-                result.reports.append(FileReport(config.source, list(config.findings)))
-        options = config.options(today=today, strict=strict)
-        files = [path] if path.is_file() else list(discover(path, config))
-        for file in files:
-            try:
-                data = file.read_bytes()
-            except OSError as err:
-                if path.is_file():
-                    raise CheckError(f"cannot read {file}: {err.strerror or err}") from err
+        groups.setdefault(workspace_root(path), []).append(normalize(path))
+    seen_configs: set[Path] = set()
+    for root, asked in groups.items():
+        workspace = Workspace([root], today=today, strict=strict, include_paths=asked,
+                              force_kind=force_kind)
+        workspace.index_all()
+        result.workspaces.append(workspace)
+        for source, findings in workspace.config_findings():
+            if source not in seen_configs:
+                seen_configs.add(source)
+                result.reports.append(FileReport(source, findings))
+        named_files = {p for p in asked if p.is_file()}
+        for file in workspace.included_files():
+            problem = workspace.problem(file)
+            if problem is not None and file in named_files:
+                raise CheckError(f"cannot read {file}: {problem.message}")
+            analysis = workspace.analysis(file)
+            if analysis is not None and analysis.kind is None:
                 continue
-            analysis = analyze_bytes(data, str(file), options, explicit=path.is_file(),
-                                     forced_kind=force_kind)
-            if analysis.kind is None:
-                continue
-            result.files_checked += 1
-            result.analyses.append(analysis)
-            result.reports.append(FileReport(file, analysis.findings))
+            findings = workspace.findings(file)
+            if analysis is not None:
+                result.files_checked += 1
+                result.analyses.append(analysis)
+            if analysis is not None or findings:
+                result.reports.append(FileReport(file, findings))
     return result

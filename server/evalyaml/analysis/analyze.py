@@ -6,9 +6,12 @@ gets the same findings wherever it is checked.
 
 from __future__ import annotations
 
-import re
-
-from evalyaml.analysis.dataset import CaseCache, analyze_dataset, analyze_dataset_whole
+from evalyaml.analysis.dataset import (
+    CaseCache,
+    CaseMapper,
+    analyze_dataset,
+    analyze_dataset_whole,
+)
 from evalyaml.analysis.findings import FindingSink
 from evalyaml.analysis.judge import analyze_judge
 from evalyaml.analysis.kinds import (
@@ -22,14 +25,15 @@ from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.parse import decode, parse_text
 from evalyaml.analysis.rubric import analyze_rubric
+from evalyaml.analysis.segments import has_questions_line
 from evalyaml.analysis.text import Span
 from evalyaml.analysis.yamltree import Budget, ExpansionLimit, Mapping
 
-_DATASET_TEXT = re.compile(r"^questions[ \t]*:", re.MULTILINE)
 
 
 def analyze_bytes(data: bytes, path: str | None, options: Options, *, explicit: bool = False,
-                  forced_kind: FileKind | None = None) -> FileAnalysis:
+                  forced_kind: FileKind | None = None, mapper: CaseMapper | None = None
+                  ) -> FileAnalysis:
     """`explicit`: the user named this file, so report it even when we cannot tell its kind.
     `forced_kind`: analyse as this kind whatever the file looks like (validate-rubric etc.)."""
     if len(data) > options.max_file_bytes:
@@ -42,14 +46,14 @@ def analyze_bytes(data: bytes, path: str | None, options: Options, *, explicit: 
         sink = FindingSink(strict=options.strict)
         sink.add("EY100", problem, Span.point(0, 0))
         return FileAnalysis(path, kind, sink.findings)
-    return analyze_text(text, path, options, forced_kind=forced_kind)
+    return analyze_text(text, path, options, forced_kind=forced_kind, mapper=mapper)
 
 
 def _too_large(data: bytes, path: str | None, options: Options, explicit: bool) -> FileAnalysis:
     head = data[:65536].decode("utf-8", errors="replace")
     hint = detect_kind_without_tree(head, path)
     kind = hint if isinstance(hint, FileKind) else (
-        FileKind.DATASET if _DATASET_TEXT.search(head) else None)
+        FileKind.DATASET if has_questions_line(head) else None)
     if kind is None and not explicit:
         return FileAnalysis(path, None)
     sink = FindingSink(strict=options.strict)
@@ -62,12 +66,15 @@ def _too_large(data: bytes, path: str | None, options: Options, explicit: bool) 
 
 def analyze_text(text: str, path: str | None, options: Options,
                  cache: CaseCache | None = None, *,
-                 forced_kind: FileKind | None = None) -> FileAnalysis:
+                 forced_kind: FileKind | None = None,
+                 mapper: CaseMapper | None = None) -> FileAnalysis:
+    """`cache` reuses unchanged cases of a dataset across calls (the language server keeps one
+    per open document); `mapper` spreads a dataset's cases over processes (the CLI)."""
     hint = forced_kind or detect_kind_without_tree(text, path)
     if isinstance(hint, NotOurs):
         return FileAnalysis(path, None)
-    if hint in (None, FileKind.DATASET) and _DATASET_TEXT.search(text):
-        dataset = analyze_dataset(text, options, cache)
+    if hint in (None, FileKind.DATASET) and has_questions_line(text):
+        dataset = analyze_dataset(text, options, cache, mapper)
         if dataset is not None:
             return FileAnalysis(path, FileKind.DATASET, dataset.findings,
                                 references=dataset.references, cases=dataset.cases)
@@ -75,7 +82,7 @@ def analyze_text(text: str, path: str | None, options: Options,
     parsed = parse_text(text, sink)
     if not parsed.ok:
         kind = hint if isinstance(hint, FileKind) else (
-            FileKind.DATASET if _DATASET_TEXT.search(text) else None)
+            FileKind.DATASET if has_questions_line(text) else None)
         if kind is None:
             return FileAnalysis(path, None)  # broken YAML that is not ours: not our business
         return FileAnalysis(path, kind, sink.findings)

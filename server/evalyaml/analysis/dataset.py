@@ -9,6 +9,7 @@ code on the same texts, which is why they agree (a property test holds them to i
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from jsonschema import Draft202012Validator
@@ -17,9 +18,15 @@ from evalyaml.analysis.findings import Finding, FindingSink, Related
 from evalyaml.analysis.kinds import FileKind
 from evalyaml.analysis.model import CaseSummary, Reference
 from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import ParsedText, parse_text
+from evalyaml.analysis.parse import ParsedText, find_depth_overflow, parse_text
 from evalyaml.analysis.refscan import collect_reference
-from evalyaml.analysis.schemas import known_properties, schema, subschema, validator
+from evalyaml.analysis.schemas import (
+    known_properties,
+    precheck,
+    schema,
+    subschema,
+    validator,
+)
 from evalyaml.analysis.segments import Segment, split_dataset
 from evalyaml.analysis.suggest import did_you_mean
 from evalyaml.analysis.text import Span
@@ -46,14 +53,59 @@ class CaseResult:
     id_span: Span | None
 
 
+@dataclass(frozen=True, slots=True)
+class PlacedCase:
+    """A case's result moved to its line in the file."""
+
+    line: int
+    findings: tuple[Finding, ...]
+    summary: CaseSummary
+    reference: Reference | None
+    id_text: str | None
+    id_span: Span | None
+
+
+def place(result: CaseResult, line: int) -> PlacedCase:
+    return PlacedCase(
+        line,
+        tuple(f.shifted(line) for f in result.findings),
+        result.summary.shifted(line),
+        result.reference.shifted(line) if result.reference else None,
+        result.id_node_text,
+        result.id_span.shifted(line) if result.id_span else None,
+    )
+
+
 class CaseCache:
-    """Case text -> result, least recently used dropped first. One per open document."""
+    """Case text -> result, least recently used dropped first. One per open document.
+
+    It also remembers where each case was last placed, so a keystroke that moves no case (most
+    of them) rebuilds no spans at all.
+    """
 
     def __init__(self, capacity: int = 50_000) -> None:
         self.capacity = capacity
         self._entries: OrderedDict[tuple[str, bool, int], CaseResult] = OrderedDict()
+        self._placed: dict[int, PlacedCase] = {}  # id(result) -> its last placement
+        self._root: tuple[tuple[str, bool], tuple[Finding, ...]] | None = None
         self.hits = 0
         self.misses = 0
+
+    def root_findings(self, skeleton: str, options: Options) -> tuple[Finding, ...] | None:
+        if self._root is not None and self._root[0] == (skeleton, options.strict):
+            return self._root[1]
+        return None
+
+    def remember_root(self, skeleton: str, options: Options,
+                      findings: tuple[Finding, ...]) -> None:
+        self._root = ((skeleton, options.strict), findings)
+
+    def placed(self, result: CaseResult, line: int) -> PlacedCase:
+        known = self._placed.get(id(result))
+        if known is None or known.line != line:
+            known = place(result, line)
+            self._placed[id(result)] = known
+        return known
 
     def get(self, key: tuple[str, bool, int]) -> CaseResult | None:
         found = self._entries.get(key)
@@ -67,7 +119,8 @@ class CaseCache:
     def put(self, key: tuple[str, bool, int], result: CaseResult) -> None:
         self._entries[key] = result
         if len(self._entries) > self.capacity:
-            self._entries.popitem(last=False)
+            _, dropped = self._entries.popitem(last=False)
+            self._placed.pop(id(dropped), None)
 
 
 @dataclass(slots=True)
@@ -85,50 +138,87 @@ def case_keys(options: Options) -> dict[str, dict[str, object]]:
     return keys
 
 
-def analyze_dataset(text: str, options: Options, cache: CaseCache | None) -> DatasetResult | None:
+CaseMapper = Callable[[list[str], Options], list["CaseResult | None"]]
+"""Analyses many case texts; the CLI passes one that spreads them over the CPU cores."""
+
+
+def analyze_case_texts(texts: list[str], options: Options) -> list[CaseResult | None]:
+    """The default `CaseMapper`: one case after another. None marks a case that ends inside an
+    unclosed string or bracket and must be joined with the next."""
+    return [_analyze_case_text(t, options, allow_open_end=False) for t in texts]
+
+
+def analyze_dataset(text: str, options: Options, cache: CaseCache | None,
+                    mapper: CaseMapper | None = None) -> DatasetResult | None:
     """None when the text is not laid out as a splittable dataset (the caller parses it whole)."""
     split = split_dataset(text)
-    if split is None:
+    if split is None or find_depth_overflow(text) is not None:
         return None
-    sink = FindingSink(strict=options.strict)
-    skeleton = parse_text(split.skeleton, sink)
-    if not skeleton.ok or len(skeleton.documents) != 1 or \
-            not isinstance(skeleton.documents[0], Mapping):
-        return None  # something odd around the cases: let the whole-file parse explain it
-    root = skeleton.documents[0]
-    analyze_dataset_root(skeleton, root, options, sink, questions_is_list=True)
-    results: list[tuple[int, CaseResult]] = []
+    root_findings = cache.root_findings(split.skeleton, options) if cache else None
+    if root_findings is None:
+        root_findings = _analyze_skeleton(split.skeleton, options)
+        if root_findings is None:
+            return None  # something odd around the cases: let the whole-file parse explain it
+        if cache:
+            cache.remember_root(split.skeleton, options, root_findings)
     segments = list(split.items)
+    first_pass = _first_pass([text[s.start : s.end] for s in segments], options, cache,
+                             mapper or analyze_case_texts)
+    results: list[tuple[int, CaseResult]] = []
     index = 0
     while index < len(segments):
         segment = segments[index]
-        case_text = text[segment.start : segment.end]
-        result = _cached_case(case_text, options, cache)
+        result = first_pass[index]
         # A quoted string or flow collection may run on past a line that looks like a new
         # case; such a case fails at its very end. Join it with the next and try again.
         while result is None and index + 1 < len(segments):
             index += 1
             segment = Segment(segment.start, segments[index].end, segment.line)
-            case_text = text[segment.start : segment.end]
-            result = _cached_case(case_text, options, cache)
+            result = _cached_case(text[segment.start : segment.end], options, cache)
         if result is None:
-            result = _analyze_case_text(case_text, options, allow_open_end=True)
+            result = _analyze_case_text(text[segment.start : segment.end], options,
+                                        allow_open_end=True)
             assert result is not None
         results.append((segment.line, result))
         index += 1
-    findings = list(sink.findings)
-    cases: list[CaseSummary] = []
-    references: list[Reference] = []
-    for line, result in results:
-        findings.extend(f.shifted(line) for f in result.findings)
-        cases.append(result.summary.shifted(line))
-        if result.reference is not None:
-            references.append(result.reference.shifted(line))
-    findings.extend(_duplicate_ids(
-        [(r.id_node_text, r.id_span.shifted(line) if r.id_span else None) for line, r in results],
-        options,
-    ))
-    return DatasetResult(findings, cases, references, ok=True)
+    placed = [cache.placed(r, line) if cache else place(r, line) for line, r in results]
+    findings = list(root_findings)
+    for case in placed:
+        if case.findings:
+            findings.extend(case.findings)
+    findings.extend(_duplicate_ids([(c.id_text, c.id_span) for c in placed], options))
+    return DatasetResult(
+        findings,
+        [c.summary for c in placed],
+        [c.reference for c in placed if c.reference is not None],
+        ok=True,
+    )
+
+
+def _analyze_skeleton(skeleton_text: str, options: Options) -> tuple[Finding, ...] | None:
+    """Findings on everything around the cases; None when that part does not parse cleanly."""
+    sink = FindingSink(strict=options.strict)
+    skeleton = parse_text(skeleton_text, sink, depth_checked=True)
+    if not skeleton.ok or len(skeleton.documents) != 1 or \
+            not isinstance(skeleton.documents[0], Mapping):
+        return None
+    analyze_dataset_root(skeleton, skeleton.documents[0], options, sink, questions_is_list=True)
+    return tuple(sink.findings)
+
+
+def _first_pass(texts: list[str], options: Options, cache: CaseCache | None,
+                mapper: CaseMapper) -> list[CaseResult | None]:
+    """Each case from the cache when its text is unchanged, the rest through `mapper`."""
+    keys = [(t, options.strict, len(options.bundles)) for t in texts]
+    found: list[CaseResult | None] = [cache.get(k) for k in keys] if cache else [None] * len(texts)
+    missing = [i for i, r in enumerate(found) if r is None]
+    if missing:
+        fresh = mapper([texts[i] for i in missing], options)
+        for i, result in zip(missing, fresh, strict=True):
+            found[i] = result
+            if result is not None and cache is not None:
+                cache.put(keys[i], result)
+    return found
 
 
 def _cached_case(case_text: str, options: Options, cache: CaseCache | None) -> CaseResult | None:
@@ -146,7 +236,7 @@ def _cached_case(case_text: str, options: Options, cache: CaseCache | None) -> C
 def _analyze_case_text(case_text: str, options: Options, *, allow_open_end: bool
                        ) -> CaseResult | None:
     sink = FindingSink(strict=options.strict)
-    parsed = parse_text(case_text, sink)
+    parsed = parse_text(case_text, sink, depth_checked=True)
     if not parsed.ok:
         at_end = any(f.span.end >= parsed.lines.position(len(case_text.rstrip()))
                      for f in sink.findings)
@@ -185,7 +275,8 @@ def analyze_case(
         _expansion_finding(parsed, limit.node, sink)
         return CaseSummary(case_id, parsed.span(case), None), None
     reporter = SchemaReporter(FileKind.DATASET, parsed.lines, sink, describe=describe, skip=skip)
-    reporter.run(validator(FileKind.DATASET, "/$defs/case"), value, case)
+    reporter.run(validator(FileKind.DATASET, "/$defs/case"), value, case,
+                 precheck=precheck(FileKind.DATASET, "/$defs/case"))
     span = parsed.span(case)
     if not isinstance(case, Mapping):
         return CaseSummary(None, span, None), None

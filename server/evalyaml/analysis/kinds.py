@@ -44,7 +44,7 @@ def schema_kind(reference: str) -> FileKind | NotOurs:
 
 def modeline_kind(text: str) -> FileKind | NotOurs | None:
     """Look only at the leading comment block, the way yaml-language-server does."""
-    for line in text.lstrip("\ufeff").splitlines()[:50]:
+    for line in text[:8192].lstrip("\ufeff").splitlines()[:50]:
         stripped = line.strip()
         if not stripped:
             continue

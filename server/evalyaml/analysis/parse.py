@@ -33,18 +33,37 @@ MAX_DEPTH = 256
 """Nesting beyond this is refused before parsing (real eval files nest fewer than 20 levels)."""
 
 _BRACKETS = re.compile(r"[\[\]{}]")
-_DEEP_BLOCK = re.compile(r"^(?:[ \t]|[-?:][ \t])" + "{%d}" % MAX_DEPTH, re.MULTILINE)
+# Literal "\n" first, so the regex engine jumps between line starts instead of trying every
+# character; the first line is checked with `match`.
+_DEEP_BLOCK = re.compile(r"(?:[ \t]|[-?:][ \t])" + "{%d}" % MAX_DEPTH)
+_DEEP_BLOCK_AFTER_LF = re.compile(r"\n(?:[ \t]|[-?:][ \t])" + "{%d}" % MAX_DEPTH)
+_DEEP_BLOCK_AFTER_CR = re.compile(r"\r(?:[ \t]|[-?:][ \t])" + "{%d}" % MAX_DEPTH)
 _UNSAFE_TAG = re.compile(r"^tag:yaml\.org,2002:python/|^!!?python/|^tag:yaml\.org,2002:(?:set|omap|pairs)$")
+
+
+_STR_TAG = "tag:yaml.org,2002:str"
+# A plain scalar can resolve to something other than a string only if it starts like a number,
+# a boolean, a null, a timestamp or a special float. Anything else is a string: no regexes.
+_MAYBE_NOT_STR = frozenset("0123456789+-.~nNtTfFyYoO<=")
+
+
+class _FastResolver(Resolver):  # type: ignore[misc]
+    """The YAML 1.2 resolver, skipping its regex loop for plain scalars that must be strings."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        if kind is ScalarNode and implicit[0] and value and value[0] not in _MAYBE_NOT_STR:
+            return _STR_TAG
+        return super().resolve(kind, value, implicit)
 
 
 if _CParser is not None:
 
-    class _CLoader(_CParser, Resolver):  # type: ignore[misc, valid-type]
+    class _CLoader(_CParser, _FastResolver):  # type: ignore[misc, valid-type]
         """The C parser with the YAML 1.2 resolver: composes nodes, constructs nothing."""
 
         def __init__(self, stream: str) -> None:
             _CParser.__init__(self, stream)
-            Resolver.__init__(self)
+            _FastResolver.__init__(self)
 
 
 def c_parser_available() -> bool:
@@ -97,15 +116,21 @@ def find_depth_overflow(text: str) -> int | None:
                     return m.start()
             elif depth:
                 depth -= 1
-    deep = _DEEP_BLOCK.search(text)
+    deep = _DEEP_BLOCK.match(text) or _DEEP_BLOCK_AFTER_LF.search(text) or (
+        _DEEP_BLOCK_AFTER_CR.search(text) if "\r" in text else None)
     return deep.end() - 1 if deep else None
 
 
-def parse_text(text: str, sink: FindingSink, *, pure: bool = False) -> ParsedText:
-    """Parse all documents of `text`; findings go to `sink`, with spans relative to `text`."""
+def parse_text(text: str, sink: FindingSink, *, pure: bool = False,
+               depth_checked: bool = False) -> ParsedText:
+    """Parse all documents of `text`; findings go to `sink`, with spans relative to `text`.
+
+    `depth_checked`: the caller already ran `find_depth_overflow` on a text containing this one
+    (a dataset checks the whole file once, not each case).
+    """
     lines = LineIndex(text)
     body, base = (text[1:], 1) if text.startswith("\ufeff") else (text, 0)
-    too_deep = find_depth_overflow(body)
+    too_deep = None if depth_checked else find_depth_overflow(body)
     if too_deep is not None:
         where = too_deep + base
         sink.add(
@@ -155,17 +180,29 @@ class _Converter:
             return known  # an alias: the same node, expanded later under a budget
         base = self._base
         start, end = raw.start_mark.index + base, raw.end_mark.index + base
-        tag = raw.tag if isinstance(raw.tag, str) else str(raw.tag)
+        ctag = raw.ctag  # `raw.tag` builds a new string through a property on every access
+        tag = ctag.suffix if ctag.handle is None and isinstance(ctag.suffix, str) else str(ctag)
         node: Node
-        if isinstance(raw, ScalarNode):
+        raw_type = type(raw)
+        if raw_type is ScalarNode:
             node = Scalar(tag, start, end, raw.value, raw.style or "")
-        elif isinstance(raw, SequenceNode):
+        elif raw_type is SequenceNode:
             node = Sequence(tag, start, end, bool(raw.flow_style))
-        elif isinstance(raw, MappingNode):
+        elif raw_type is MappingNode:
             node = Mapping(tag, start, end)
         else:  # pragma: no cover - compose() yields only these three
-            raise TypeError(type(raw).__name__)
+            raise TypeError(raw_type.__name__)
         self._seen[id(raw)] = node
+        if tag[:18] != "tag:yaml.org,2002:" or tag[18:25] == "python/" or \
+                tag[18:] in ("set", "omap", "pairs"):
+            self._check_tag(tag, start, end)
+        if isinstance(node, Sequence):
+            node.items = [self.convert(item) for item in raw.value]
+        elif isinstance(node, Mapping):
+            self._convert_pairs(node, raw.value)
+        return node
+
+    def _check_tag(self, tag: str, start: int, end: int) -> None:
         if _UNSAFE_TAG.match(tag):
             self._sink.add(
                 "EY108",
@@ -173,11 +210,6 @@ class _Converter:
                 "tags; remove the tag",
                 self._lines.span(start, end),
             )
-        if isinstance(node, Sequence):
-            node.items = [self.convert(item) for item in raw.value]
-        elif isinstance(node, Mapping):
-            self._convert_pairs(node, raw.value)
-        return node
 
     def _convert_pairs(self, mapping: Mapping, raw_pairs: list[tuple[Any, Any]]) -> None:
         first_seen: dict[str, Scalar] = {}

@@ -16,6 +16,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.precheck import Predicate, compile_precheck
 
 SCHEMA_IDS = {
     FileKind.DATASET: "https://evalyaml.dev/schemas/v1/dataset.schema.json",
@@ -61,11 +62,21 @@ def registry() -> Registry:
 
 @cache
 def validator(kind: FileKind, pointer: str = "") -> Draft202012Validator:
-    """A validator for a whole file (`pointer` empty) or one `$defs` entry, e.g. `/$defs/case`."""
-    target = {"$ref": SCHEMA_IDS[kind] + "#" + pointer} if pointer else schema(kind)
-    return Draft202012Validator(
-        target, registry=registry(), format_checker=Draft202012Validator.FORMAT_CHECKER
+    """A validator for a whole file (`pointer` empty) or one `$defs` entry, e.g. `/$defs/case`.
+
+    A sub-validator is `evolve`d from the file's validator rather than built on a `$ref`, so it
+    resolves references against the right base without paying a `$ref` lookup per instance.
+    """
+    whole = Draft202012Validator(
+        schema(kind), registry=registry(), format_checker=Draft202012Validator.FORMAT_CHECKER
     )
+    return whole.evolve(schema=subschema(kind, pointer)) if pointer else whole
+
+
+@cache
+def precheck(kind: FileKind, pointer: str = "") -> Predicate | None:
+    """The compiled "certainly valid" test for a schema, or None when it cannot be compiled."""
+    return compile_precheck(subschema(kind, pointer) if pointer else schema(kind))
 
 
 def subschema(kind: FileKind, pointer: str) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import accumulate
 from dataclasses import dataclass
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -51,8 +52,12 @@ class LineIndex:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        starts = [0]
-        starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
+        if "\r" in text:
+            starts = [0]
+            starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
+        else:  # the common case, at C speed: cumulative lengths of the lines
+            starts = [0, *accumulate(len(line) + 1 for line in text.split("\n"))]
+            starts.pop()
         self._starts = starts
 
     @property

@@ -119,8 +119,15 @@ class SchemaReporter:
         return self.first_line(located.node)
 
     def run(
-        self, validator: Draft202012Validator, value: PyValue, root: Node, prefix: Path = ()
+        self,
+        validator: Draft202012Validator,
+        value: PyValue,
+        root: Node,
+        prefix: Path = (),
+        precheck: Callable[[Any], bool] | None = None,
     ) -> None:
+        if precheck is not None and precheck(value):
+            return  # certainly valid: jsonschema would find nothing
         try:
             errors = list(validator.iter_errors(value))
         except RecursionError:

@@ -42,7 +42,10 @@ class Scalar(Node):
     __slots__ = ("style", "text")
 
     def __init__(self, tag: str, start: int, end: int, text: str, style: str) -> None:
-        super().__init__(tag, start, end)
+        # Assigned here rather than through super().__init__: a dataset builds ~25 per case.
+        self.tag = tag
+        self.start = start
+        self.end = end
         self.text = text
         self.style = style  # '' for plain, '"', "'", '|', '>'
 
