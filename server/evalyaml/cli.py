@@ -82,11 +82,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "lsp":
             from evalyaml.lsp.server import run
 
-            return run(tcp=args.tcp, log_level=args.log_level)
+            return int(run(tcp=args.tcp, log_level=args.log_level))
         if args.command == "graph":
             from evalyaml.workspace.graph import main as graph_main
 
-            return graph_main(args.paths, args.format)
+            return int(graph_main(args.paths, args.format))
     except CheckError as err:
         print(f"evalyaml: {err}", file=sys.stderr)
         return 2

@@ -13,7 +13,7 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from evalyaml.analysis.findings import Finding, FindingSink
 from evalyaml.analysis.options import Options
@@ -119,6 +119,7 @@ def parse_config(text: str, root: Path, source: Path | None, table_prefix: str =
     for part in table_prefix.split(".") if table_prefix else []:
         data = data.get(part, {})
     values: dict[str, Any] = {}
+    value: Any
     for key, value in data.items():
         span = _key_span(text, lines, key)
         if key not in _KEYS:
@@ -126,13 +127,16 @@ def parse_config(text: str, root: Path, source: Path | None, table_prefix: str =
                      span)
             continue
         expected, described = _KEYS[key]
-        if not isinstance(value, expected) or isinstance(value, bool) and expected is not bool:
+        if not isinstance(value, expected) or (isinstance(value, bool) and expected is not bool):
             sink.add("EY321", f"'{key}' must be {described}", span)
             continue
-        if key in ("include", "exclude") and not all(isinstance(v, str) for v in value):
-            sink.add("EY321", f"'{key}' must be a list of glob patterns (strings)", span)
-            continue
-        values[key] = tuple(value) if key in ("include", "exclude") else value
+        if key in ("include", "exclude"):
+            patterns = cast(list[Any], value)
+            if not all(isinstance(v, str) for v in patterns):
+                sink.add("EY321", f"'{key}' must be a list of glob patterns (strings)", span)
+                continue
+            value = tuple(patterns)
+        values[key] = value
     return Config(root=root, source=source, findings=tuple(sink.findings), **values)
 
 

@@ -30,7 +30,6 @@ from evalyaml.analysis.text import Span
 from evalyaml.analysis.yamltree import Budget, ExpansionLimit, Mapping
 
 
-
 def analyze_bytes(data: bytes, path: str | None, options: Options, *, explicit: bool = False,
                   forced_kind: FileKind | None = None, mapper: CaseMapper | None = None
                   ) -> FileAnalysis:

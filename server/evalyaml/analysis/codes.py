@@ -85,7 +85,8 @@ CODES: dict[str, Code] = _catalogue(
     Code("EY210", "duplicate-case-id", C, "Two cases in one dataset share an id."),
     Code("EY211", "duplicate-check-id", C, "Two checks in one rubric share an id."),
     Code("EY212", "invalid-regex", C, "A `regex` check's pattern does not compile."),
-    Code("EY213", "invalid-json-schema", C, "A `json_schema` check's schema is not a valid schema."),
+    Code("EY213", "invalid-json-schema", C,
+         "A `json_schema` check's schema is not a valid schema."),
     Code("EY214", "zero-weights", B, "`weighted_avg` scoring with all weights zero."),
     # EY3xx: references and the workspace.
     Code("EY300", "malformed-reference", B, "A reference does not have the form kind/id@pin."),

@@ -293,8 +293,8 @@ def analyze_case(
             SchemaReporter(FileKind.DATASET, parsed.lines, sink, describe=describe).run(
                 Draft202012Validator(bundle_schema), value, case)
     references: list[Reference] = []
-    collect_reference(case, "rubric_ref", FileKind.RUBRIC, "case", case_id or "?", parsed, sink,
-                      references)
+    collect_reference(case, "rubric_ref", target=FileKind.RUBRIC, origin="case",
+                      owner=case_id or "?", parsed=parsed, sink=sink, out=references)
     return (
         CaseSummary(case_id, span, parsed.span(id_node) if case_id and id_node else None,
                     bundle, bundle_span),

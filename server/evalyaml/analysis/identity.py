@@ -10,7 +10,7 @@ import re
 
 from semver import Version
 
-from evalyaml.analysis.findings import Fix, FindingSink, TextEdit
+from evalyaml.analysis.findings import FindingSink, Fix, TextEdit
 from evalyaml.analysis.text import LineIndex, Span
 from evalyaml.analysis.yamltree import Mapping, Scalar
 
@@ -26,7 +26,9 @@ def suggested_version(text: str) -> str | None:
     return f"{int(major)}.{int(minor or 0)}.{int(patch or 0)}"
 
 
-def check_version(root: Mapping, lines: LineIndex, sink: FindingSink) -> tuple[str | None, Span | None]:
+def check_version(
+    root: Mapping, lines: LineIndex, sink: FindingSink
+) -> tuple[str | None, Span | None]:
     """The version if it is a valid semantic-version string, and the span of its value."""
     node = root.get("version")
     if not isinstance(node, Scalar):
@@ -46,10 +48,10 @@ def check_version(root: Mapping, lines: LineIndex, sink: FindingSink) -> tuple[s
     try:
         Version.parse(node.text)
     except (ValueError, TypeError):
-        fixed = suggested_version(node.text)
-        hint = f"; did you mean \"{fixed}\"?" if fixed else ""
-        fixes = (Fix(f'Change to "{fixed}"', (TextEdit(span, f'"{fixed}"'),), preferred=True),) \
-            if fixed else ()
+        suggestion = suggested_version(node.text)
+        hint = f"; did you mean \"{suggestion}\"?" if suggestion else ""
+        fixes = (Fix(f'Change to "{suggestion}"', (TextEdit(span, f'"{suggestion}"'),),
+                     preferred=True),) if suggestion else ()
         sink.add(
             "EY209",
             f"'{node.text}' is not a semantic version: expected MAJOR.MINOR.PATCH such as "

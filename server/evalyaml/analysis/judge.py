@@ -12,7 +12,7 @@ from datetime import date
 
 from jsonschema import ValidationError
 
-from evalyaml.analysis.findings import Fix, FindingSink, TextEdit
+from evalyaml.analysis.findings import FindingSink, Fix, TextEdit
 from evalyaml.analysis.identity import check_version
 from evalyaml.analysis.kinds import FileKind
 from evalyaml.analysis.model import Definition

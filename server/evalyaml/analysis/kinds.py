@@ -69,7 +69,7 @@ def folder_kind(path: str | None) -> FileKind | None:
 def shape_kind(root: Node | None) -> FileKind | None:
     if not isinstance(root, Mapping):
         return None
-    keys = {k.text for k in root.keys()}
+    keys = {k.text for k in root.key_nodes()}
     if "questions" in keys and isinstance(root.get("questions"), Sequence):
         return FileKind.DATASET
     if {"checks", "scoring"} <= keys:

@@ -25,7 +25,7 @@ from evalyaml.analysis.text import LineIndex, Span
 from evalyaml.analysis.yamltree import MERGE_TAG, Mapping, Node, Scalar, Sequence
 
 try:  # The C parser; absent on PyPy or a broken install.
-    from ruamel.yaml.cyaml import CParser as _CParser
+    from ruamel.yaml.cyaml import CParser as _CParser  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - exercised only where ruamel.yaml.clib is missing
     _CParser = None
 
@@ -35,10 +35,13 @@ MAX_DEPTH = 256
 _BRACKETS = re.compile(r"[\[\]{}]")
 # Literal "\n" first, so the regex engine jumps between line starts instead of trying every
 # character; the first line is checked with `match`.
-_DEEP_BLOCK = re.compile(r"(?:[ \t]|[-?:][ \t])" + "{%d}" % MAX_DEPTH)
-_DEEP_BLOCK_AFTER_LF = re.compile(r"\n(?:[ \t]|[-?:][ \t])" + "{%d}" % MAX_DEPTH)
-_DEEP_BLOCK_AFTER_CR = re.compile(r"\r(?:[ \t]|[-?:][ \t])" + "{%d}" % MAX_DEPTH)
-_UNSAFE_TAG = re.compile(r"^tag:yaml\.org,2002:python/|^!!?python/|^tag:yaml\.org,2002:(?:set|omap|pairs)$")
+_INDENT_STEP = r"(?:[ \t]|[-?:][ \t])"
+_DEEP_BLOCK = re.compile(_INDENT_STEP + f"{{{MAX_DEPTH}}}")
+_DEEP_BLOCK_AFTER_LF = re.compile(r"\n" + _INDENT_STEP + f"{{{MAX_DEPTH}}}")
+_DEEP_BLOCK_AFTER_CR = re.compile(r"\r" + _INDENT_STEP + f"{{{MAX_DEPTH}}}")
+_UNSAFE_TAG = re.compile(
+    r"^tag:yaml\.org,2002:python/|^!!?python/|^tag:yaml\.org,2002:(?:set|omap|pairs)$"
+)
 
 
 _STR_TAG = "tag:yaml.org,2002:str"
@@ -47,7 +50,7 @@ _STR_TAG = "tag:yaml.org,2002:str"
 _MAYBE_NOT_STR = frozenset("0123456789+-.~nNtTfFyYoO<=")
 
 
-class _FastResolver(Resolver):  # type: ignore[misc]
+class _FastResolver(Resolver):
     """The YAML 1.2 resolver, skipping its regex loop for plain scalars that must be strings."""
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
@@ -58,7 +61,7 @@ class _FastResolver(Resolver):  # type: ignore[misc]
 
 if _CParser is not None:
 
-    class _CLoader(_CParser, _FastResolver):  # type: ignore[misc, valid-type]
+    class _CLoader(_CParser, _FastResolver):  # type: ignore[misc]
         """The C parser with the YAML 1.2 resolver: composes nodes, constructs nothing."""
 
         def __init__(self, stream: str) -> None:
@@ -266,7 +269,8 @@ def _report_syntax(
     offset = min(offset, len(text))
     if "undefined alias" in problem:
         alias_end = offset
-        while alias_end < len(text) and not text[alias_end].isspace() and text[alias_end] not in ",]}":
+        while alias_end < len(text) and not text[alias_end].isspace() \
+                and text[alias_end] not in ",]}":
             alias_end += 1
         name = text[offset:alias_end]
         sink.add("EY103", f"alias '{name}' names no anchor defined before it",

@@ -11,7 +11,8 @@ validated by jsonschema. `tests/core/test_precheck.py` holds the two to agreemen
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sized
+from functools import partial
 from typing import Any
 
 Predicate = Callable[[Any], bool]
@@ -40,6 +41,14 @@ def _is_type(value: Any, name: str) -> bool:
     return False
 
 
+def _is_type_of(name: str, value: Any) -> bool:
+    return _is_type(value, name)
+
+
+def _long_enough(kind: type[Sized], minimum: int, value: Any) -> bool:
+    return not isinstance(value, kind) or len(value) >= minimum
+
+
 def compile_precheck(schema: Any) -> Predicate | None:
     """A predicate that returns True only for instances valid under `schema`, or None."""
     if schema is True:
@@ -51,7 +60,7 @@ def compile_precheck(schema: Any) -> Predicate | None:
     if type_name is not None:
         if not isinstance(type_name, str):
             return None
-        tests.append(lambda v, t=type_name: _is_type(v, t))
+        tests.append(partial(_is_type_of, type_name))
     if "enum" in schema:
         allowed = schema["enum"]
         if not all(isinstance(a, str) for a in allowed):
@@ -59,9 +68,9 @@ def compile_precheck(schema: Any) -> Predicate | None:
         allowed_set = frozenset(allowed)
         tests.append(lambda v: isinstance(v, str) and v in allowed_set)
     if "minLength" in schema:
-        tests.append(lambda v, n=schema["minLength"]: not isinstance(v, str) or len(v) >= n)
+        tests.append(partial(_long_enough, str, schema["minLength"]))
     if "minItems" in schema:
-        tests.append(lambda v, n=schema["minItems"]: not isinstance(v, list) or len(v) >= n)
+        tests.append(partial(_long_enough, list, schema["minItems"]))
     if "pattern" in schema:
         try:
             compiled = re.compile(schema["pattern"])

@@ -13,6 +13,7 @@ from evalyaml.analysis.yamltree import Mapping, Scalar
 def collect_reference(
     owner_node: Mapping,
     key: str,
+    *,
     target: FileKind,
     origin: str,
     owner: str,

@@ -14,7 +14,7 @@ from typing import Any
 from jsonschema import Draft202012Validator, ValidationError
 from jsonschema.exceptions import best_match
 
-from evalyaml.analysis.findings import Fix, FindingSink, Related, TextEdit
+from evalyaml.analysis.findings import FindingSink, Fix, Related, TextEdit
 from evalyaml.analysis.identity import check_version
 from evalyaml.analysis.kinds import FileKind
 from evalyaml.analysis.model import CheckSummary, Definition, Reference
@@ -60,7 +60,7 @@ def analyze_rubric(
     def skip(error: ValidationError, path: Path) -> bool:
         if path == ("version",):
             return True  # identity.check_version says it better
-        return bool(path) and path[-1] in _REF_FIELDS and error.validator == "pattern" or (
+        return (bool(path) and path[-1] in _REF_FIELDS and error.validator == "pattern") or (
             len(path) >= 3 and path[-1] == "judge_prompt_ref" and error.validator == "pattern"
         )
 
@@ -86,17 +86,19 @@ def analyze_rubric(
         elif kind == "json_schema":
             _check_json_schema(check, parsed, budget, sink)
         elif kind == "composite":
-            collect_reference(check, "rubric_ref", FileKind.RUBRIC, "composite", label, parsed,
-                              sink, references)
+            collect_reference(check, "rubric_ref", target=FileKind.RUBRIC, origin="composite",
+                              owner=label, parsed=parsed, sink=sink, out=references)
         elif kind == "llm_judge":
-            collect_reference(check, "judge_prompt_ref", FileKind.JUDGE, "llm_judge", label,
-                              parsed, sink, references)
+            collect_reference(check, "judge_prompt_ref", target=FileKind.JUDGE,
+                              origin="llm_judge", owner=label, parsed=parsed, sink=sink,
+                              out=references)
             jury = check.get("jury")
             if isinstance(jury, Sequence):
                 for member in jury.items:
                     if isinstance(member, Mapping):
-                        collect_reference(member, "judge_prompt_ref", FileKind.JUDGE, "jury",
-                                          label, parsed, sink, references)
+                        collect_reference(member, "judge_prompt_ref", target=FileKind.JUDGE,
+                                          origin="jury", owner=label, parsed=parsed, sink=sink,
+                                          out=references)
         check_id = check.get("id")
         description = check.get("description")
         summaries.append(CheckSummary(
@@ -107,11 +109,14 @@ def analyze_rubric(
         ))
     _duplicate_check_ids(checks, parsed, sink)
     combine = _check_weights(root, checks, parsed, sink)
-    return _definition(root, parsed, version, version_span, tuple(summaries), combine), references
+    definition = _definition(root, parsed=parsed, version=version, version_span=version_span,
+                             checks=tuple(summaries), combine=combine)
+    return definition, references
 
 
 def _definition(
     root: Mapping,
+    *,
     parsed: ParsedText,
     version: str | None,
     version_span: Any,

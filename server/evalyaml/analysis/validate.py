@@ -9,13 +9,14 @@ mistakes (`allOf`, `if`, `$ref`) never surface: jsonschema already descends into
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence as Seq
+from collections.abc import Callable, Iterable
+from collections.abc import Sequence as Seq
 from dataclasses import dataclass
 from typing import Any
 
 from jsonschema import Draft202012Validator, ValidationError
 
-from evalyaml.analysis.findings import Fix, FindingSink, TextEdit
+from evalyaml.analysis.findings import FindingSink, Fix, TextEdit
 from evalyaml.analysis.kinds import FileKind
 from evalyaml.analysis.schemas import known_properties, resolve_local
 from evalyaml.analysis.suggest import best, did_you_mean
@@ -209,7 +210,7 @@ class SchemaReporter:
         if not isinstance(node, Mapping):
             return
         allowed = known_properties(self.kind, error.schema)
-        unknown = [k for k in node.keys() if k.text not in allowed]
+        unknown = [k for k in node.key_nodes() if k.text not in allowed]
         where = self.describe(path) or "here"
         for key in unknown:
             suggestion = best(key.text, allowed)
@@ -318,8 +319,8 @@ def likely_typos(
 ) -> None:
     """EY205: in an open object, an unknown key close to a known one (far-off keys are fine)."""
     known_set = set(known)
-    present = {k.text for k in mapping.keys()}
-    for key in mapping.keys():
+    present = {k.text for k in mapping.key_nodes()}
+    for key in mapping.key_nodes():
         if key.text in known_set:
             continue
         suggestion = best(key.text, known_set - present)

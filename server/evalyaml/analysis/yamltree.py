@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from typing import Union
 
 # JSON-compatible Python value produced from a node.
-PyValue = Union[None, bool, int, float, str, list["PyValue"], dict[str, "PyValue"]]
+# A recursive alias needs the string form; `X | Y` cannot take forward references at runtime.
+PyValue = Union[None, bool, int, float, str, list["PyValue"], dict[str, "PyValue"]]  # noqa: UP007
 
 MERGE_TAG = "tag:yaml.org,2002:merge"
 _STR, _INT, _FLOAT, _BOOL, _NULL = (
@@ -57,7 +58,7 @@ class Scalar(Node):
     def value(self) -> PyValue:
         """The scalar under the YAML 1.2 core schema; never constructs anything else."""
         tag = self.tag
-        if tag == _STR or not self.is_plain and tag not in (_INT, _FLOAT, _BOOL, _NULL):
+        if tag == _STR or (not self.is_plain and tag not in (_INT, _FLOAT, _BOOL, _NULL)):
             return self.text
         text = self.text
         try:
@@ -118,7 +119,7 @@ class Mapping(Node):
                     out.extend(item for item in v.items if isinstance(item, Mapping))
         return out
 
-    def keys(self) -> list[Scalar]:
+    def key_nodes(self) -> list[Scalar]:
         return [k for k, _ in self.pairs if isinstance(k, Scalar) and k.tag != MERGE_TAG]
 
     def walk(self) -> Iterator[Node]:
