@@ -135,7 +135,8 @@ def parse_config(text: str, root: Path, source: Path | None, table_prefix: str =
             if not all(isinstance(v, str) for v in patterns):
                 sink.add("EY321", f"'{key}' must be a list of glob patterns (strings)", span)
                 continue
-            value = tuple(patterns)
+            values[key] = tuple(patterns)
+            continue
         values[key] = value
     return Config(root=root, source=source, findings=tuple(sink.findings), **values)
 

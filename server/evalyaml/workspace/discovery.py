@@ -1,14 +1,17 @@
 """Find the YAML files under the workspace roots, without following anything dangerous.
 
 Symbolic links to folders are not followed (a link loop cannot trap us, and nothing outside the
-roots is read); vendored and generated folders are skipped; include/exclude globs from the
-configuration apply to paths relative to the workspace root.
+roots is read); a symbolic link to a file is kept only when its target is inside the root (a
+dangling or looping one is kept so that reading it reports EY311 once). Vendored, generated and
+virtual-environment folders are skipped; include/exclude globs from the configuration apply to
+paths relative to the workspace root. Folders that cannot be listed are passed to `on_error`,
+never raised: one unreadable folder must not stop a workspace from being indexed.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 
@@ -40,7 +43,27 @@ def is_included(relative: str, config: Config) -> bool:
     return any(glob_match(relative, pattern) for pattern in config.include)
 
 
-def discover(start: Path, config: Config) -> Iterator[Path]:
+def _is_virtualenv(folder: Path) -> bool:
+    """Any folder with a `pyvenv.cfg` is a virtual environment, whatever its name."""
+    return (folder / "pyvenv.cfg").is_file()
+
+
+def _inside(path: Path, root: Path) -> bool:
+    """Whether a file symlink's target stays inside `root`; dangling and looping links count
+    as inside so that reading them reports the problem."""
+    try:
+        target = path.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return True
+    try:
+        target.relative_to(root.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def discover(start: Path, config: Config,
+             on_error: Callable[[Path, OSError], None] | None = None) -> Iterator[Path]:
     """YAML files under `start` (a folder inside `config.root`), honouring the configuration.
 
     An exclude that matches `start` itself is not applied below it: a folder the user names
@@ -49,14 +72,19 @@ def discover(start: Path, config: Config) -> Iterator[Path]:
     root = config.root
     start_rel = _relative(start, root)
     excluded_start = start_rel not in ("", ".") and is_excluded(start_rel, config)
-    for folder, dirnames, filenames in os.walk(start, followlinks=False, onerror=None):
+
+    def walk_error(err: OSError) -> None:
+        if on_error is not None:
+            on_error(Path(err.filename) if err.filename else start, err)
+
+    for folder, dirnames, filenames in os.walk(start, followlinks=False, onerror=walk_error):
         folder_path = Path(folder)
         kept = []
         for name in sorted(dirnames):
             if name in DEFAULT_EXCLUDE:
                 continue
             child = folder_path / name
-            if child.is_symlink():
+            if child.is_symlink() or _is_virtualenv(child):
                 continue
             rel = _relative(child, root)
             if not excluded_start and is_excluded(rel, config):
@@ -67,6 +95,8 @@ def discover(start: Path, config: Config) -> Iterator[Path]:
             if not name.endswith(YAML_SUFFIXES):
                 continue
             path = folder_path / name
+            if path.is_symlink() and not _inside(path, root):
+                continue
             rel = _relative(path, root)
             if not excluded_start and is_excluded(rel, config):
                 continue
@@ -75,7 +105,41 @@ def discover(start: Path, config: Config) -> Iterator[Path]:
 
 
 def _relative(path: Path, root: Path) -> str:
+    """The path relative to the root, without following a symlink in its last component (a
+    looping link must not raise here)."""
+    absolute = Path(os.path.abspath(path))
     try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
+        return absolute.relative_to(Path(os.path.abspath(root))).as_posix()
     except ValueError:
+        pass
+    try:
+        return absolute.parent.resolve().joinpath(absolute.name).relative_to(
+            root.resolve()).as_posix()
+    except (ValueError, OSError, RuntimeError):
         return path.as_posix()
+
+
+def in_scope(path: Path, start: Path, config: Config) -> bool:
+    """Whether `discover(start, config)` would yield `path`, without walking the tree.
+
+    The index asks this when an editor closes a file: a file the workspace would not have found
+    on its own is dropped, the others are re-read from disk.
+    """
+    absolute = Path(os.path.abspath(path))
+    start_abs = Path(os.path.abspath(start))
+    try:
+        inner = absolute.relative_to(start_abs)
+    except ValueError:
+        return False
+    if not absolute.name.endswith(YAML_SUFFIXES):
+        return False
+    folder = start_abs
+    for part in inner.parts[:-1]:
+        folder = folder / part
+        if part in DEFAULT_EXCLUDE or folder.is_symlink() or _is_virtualenv(folder):
+            return False
+    start_rel = _relative(start_abs, config.root)
+    if start_rel not in ("", ".") and is_excluded(start_rel, config):
+        return True
+    rel = _relative(absolute, config.root)
+    return not is_excluded(rel, config) and is_included(rel, config)

@@ -32,6 +32,8 @@ const EXAMPLES = resolve(env.EXAMPLES || join(repo, 'examples'));
 const ARTIFACTS = resolve(env.ARTIFACTS || join(repo, 'artifacts', 'vscode'));
 const CHROMIUM = env.CHROMIUM || '/usr/bin/chromium';
 const TIMEOUT = Number(env.E2E_TIMEOUT_MS || 60000);
+// A Problems row shows source and code as "evalyaml(EY205)" (the brackets may be CSS).
+const MARKER_EY205 = /evalyaml\s*\(?EY205\b/;
 const CHECK_KINDS = [
   'must_contain_any', 'must_not_contain', 'regex', 'json_schema', 'php_lint', 'markdown_structure',
   'tool_usage', 'format', 'fact_match', 'llm_judge', 'composite',
@@ -62,10 +64,13 @@ const userData = join(scratch, 'user-data');
 const extensions = join(scratch, 'extensions');
 cpSync(EXAMPLES, workspace, { recursive: true });
 mkdirSync(join(userData, 'User'), { recursive: true });
+mkdirSync(join(userData, 'Machine'), { recursive: true });
 mkdirSync(extensions, { recursive: true });
 
+// evalyaml.server.path is machine-overridable: in code-server (a remote window) such settings
+// are read from the remote machine's settings, <user-data-dir>/Machine/settings.json.
+const machineSettings = { 'evalyaml.server.path': resolve(EVALYAML_BIN) };
 const settings = {
-  'evalyaml.server.path': resolve(EVALYAML_BIN),
   'evalyaml.trace.server': 'messages',
   'security.workspace.trust.enabled': false,
   'workbench.startupEditor': 'none',
@@ -85,10 +90,14 @@ const settings = {
   'files.hotExit': 'off',
   'git.enabled': false,
   'window.restoreWindows': 'none',
+  // The page title names the active editor by its workspace-relative path.
+  'window.title': '${activeEditorMedium}|${rootName}',
 };
 writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+writeFileSync(join(userData, 'Machine', 'settings.json'), JSON.stringify(machineSettings, null, 2));
+writeFileSync(join(scratch, 'code-server.yaml'), 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n');
 
-const codeServerArgs = ['--user-data-dir', userData, '--extensions-dir', extensions];
+const codeServerArgs = ['--config', join(scratch, 'code-server.yaml'), '--user-data-dir', userData, '--extensions-dir', extensions];
 function codeServer(args, options = {}) {
   return spawnSync(NODE24, [CODE_SERVER, ...codeServerArgs, ...args], { encoding: 'utf8', ...options });
 }
@@ -207,6 +216,11 @@ try {
 // Checks
 
 async function check(name, fn) {
+  const only = env.E2E_ONLY ? env.E2E_ONLY.split(',') : undefined;
+  const letter = (name.match(/^\((\w)\)/) ?? [])[1];
+  if (only && letter && !only.includes(letter)) {
+    return;
+  }
   const start = Date.now();
   try {
     const detail = await fn();
@@ -219,6 +233,25 @@ async function check(name, fn) {
     console.log(`FAIL ${name}: ${err && err.message ? err.message : err}`);
   }
   await page.keyboard.press('Escape').catch(() => undefined);
+}
+
+async function debugDom(text) {
+  // Prints the class chain of elements whose own text contains `text` (harness debugging).
+  const found = await page.evaluate((t) => {
+    const out = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      if (walker.currentNode.textContent.includes(t)) {
+        const chain = [];
+        for (let el = walker.currentNode.parentElement; el && chain.length < 8; el = el.parentElement) {
+          chain.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`);
+        }
+        out.push(chain.join(' < '));
+      }
+    }
+    return out;
+  }, text);
+  log(`DOM for "${text}":\n  ${found.join('\n  ')}`);
 }
 
 async function extensionStarted() {
@@ -241,14 +274,16 @@ async function extensionStarted() {
 
 async function problemsListsTypo() {
   const rel = 'mistakes/datasets/EY205-typo-expecteed_facts.yaml';
-  const pos = findInFile(rel, /expecteed_facts/);
+  const pos = findKey(rel, 'expecteed_facts');
   await openAt(rel, pos.line, pos.col);
   await runCommand('workbench.actions.view.problems', 'View: Toggle Problems');
   const panel = page.locator('.markers-panel');
   await panel.waitFor();
-  await expectText(panel, /EY205/, 'the Problems panel to list EY205');
+  // The file row also says "EY205" (in the file name): look for the marker's own
+  // "evalyaml(EY205)" source and code.
+  await expectText(panel, MARKER_EY205, 'a marker "evalyaml(EY205)" in the Problems panel');
   await shot('a-problems-EY205');
-  const row = page.locator('.markers-panel .monaco-list-row', { hasText: 'EY205' }).first();
+  const row = page.locator('.markers-panel .monaco-list-row', { hasText: MARKER_EY205 }).first();
   return (await row.innerText()).replace(/\s+/g, ' ').trim();
 }
 
@@ -297,16 +332,16 @@ async function definitionOpensRubric() {
   while (Date.now() < end) {
     await page.keyboard.press('F12');
     await page.waitForTimeout(1500);
-    tab = (await activeTabTitle()) ?? '';
+    tab = await activeEditorPath();
     status = await cursorStatus();
-    if (tab !== '' && !rel.endsWith(tab)) {
+    if (tab !== '' && tab !== rel) {
       break;
     }
     await openAt(rel, line, col);
   }
   await shot('c-definition');
-  const target = findWorkspaceFile(tab, 'rubrics');
-  if (!target) {
+  const target = tab;
+  if (!walk(workspace).includes(target) || !target.split('/').includes('rubrics')) {
     throw new Error(`F12 on ${rel}:${line}:${col} left the editor on "${tab}", not a rubric file`);
   }
   const ln = Number((status.match(/Ln (\d+)/) ?? [])[1]);
@@ -319,27 +354,31 @@ async function definitionOpensRubric() {
 
 async function quickFixApplies() {
   const rel = 'mistakes/datasets/EY205-typo-expecteed_facts.yaml';
-  const pos = findInFile(rel, /expecteed_facts/);
+  const pos = findKey(rel, 'expecteed_facts');
   await openAt(rel, pos.line, pos.col + 2);
-  const widget = page.locator('.action-widget');
+  const rows = page.locator('.action-widget .monaco-list-row.action');
   const end = Date.now() + TIMEOUT;
   let items = [];
   while (Date.now() < end) {
     await page.keyboard.press('Control+.');
+    if (env.E2E_DEBUG) {
+      await page.waitForTimeout(2000);
+      await debugDom('expected_facts');
+    }
     try {
-      await widget.waitFor({ timeout: 5000 });
-      items = (await widget.locator('.monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+      await rows.first().waitFor({ timeout: 5000 });
+      items = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
       if (items.some((t) => t.includes('expected_facts'))) {
         break;
       }
     } catch {
-      // no code actions yet
+      // no code actions yet: diagnostics may not have arrived
     }
     await page.keyboard.press('Escape');
     await page.waitForTimeout(1000);
   }
   await shot('d-quick-fix-menu');
-  const fix = widget.locator('.monaco-list-row', { hasText: 'expected_facts' }).first();
+  const fix = rows.filter({ hasText: 'expected_facts' }).first();
   if ((await fix.count()) === 0) {
     throw new Error(`no quick fix naming expected_facts; offered: ${items.join(' | ') || '(nothing)'}`);
   }
@@ -398,24 +437,31 @@ async function runCommand(id, title) {
 async function openAt(rel, line, col) {
   // Quick Open understands `path:line:col`.
   await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+P');
-  await quickInput(`${rel}:${line}:${col}`);
-  const name = rel.split('/').pop();
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor();
-  await page.keyboard.press('Enter');
-  await page.locator(`.tabs-container .tab.active[aria-label*="${name}"], .tabs-container .tab.active[title*="${name}"]`).first()
-    .waitFor({ timeout: 15000 })
-    .catch(() => undefined);
-  await page.locator('.monaco-editor.focused').first().waitFor({ timeout: 15000 });
-  await page.waitForTimeout(300);
+  const end = Date.now() + TIMEOUT;
+  for (;;) {
+    await page.keyboard.press('Control+P');
+    await quickInput(`${rel}:${line}:${col}`);
+    const name = rel.split('/').pop();
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(500);
+    const now = await activeEditorPath();
+    const status = await cursorStatus();
+    if (now === rel && status.startsWith(`Ln ${line}, Col ${col}`)) {
+      await page.locator('.monaco-editor.focused').first().waitFor();
+      return;
+    }
+    if (Date.now() > end) {
+      throw new Error(`could not open ${rel} at ${line}:${col} (editor: "${now}", ${status})`);
+    }
+    await page.keyboard.press('Escape');
+  }
 }
 
-async function activeTabTitle() {
-  const tab = page.locator('.editor-group-container.active .tabs-container .tab.active .label-name, .tabs-container .tab.active .label-name').first();
-  if ((await tab.count()) === 0) {
-    return undefined;
-  }
-  return (await tab.innerText()).trim();
+/** Workspace-relative path of the active editor, from the page title (see window.title). */
+async function activeEditorPath() {
+  const title = await page.title();
+  return title.split('|')[0].trim().replace(/^[●*]\s*/, '');
 }
 
 async function cursorStatus() {
@@ -458,15 +504,17 @@ function walk(dir) {
   return out.sort();
 }
 
-function findInFile(rel, re) {
+/** 1-based line and column of the first mapping key `key` (not a mention in a comment). */
+function findKey(rel, key) {
   const lines = readFileSync(join(workspace, rel), 'utf8').split(/\r?\n/);
+  const re = new RegExp(`^(\\s*(?:-\\s+)?)${key}\\s*:`);
   for (let i = 0; i < lines.length; i++) {
     const m = re.exec(lines[i]);
     if (m) {
-      return { line: i + 1, col: m.index + 1, text: lines[i] };
+      return { line: i + 1, col: m[1].length + 1, text: lines[i] };
     }
   }
-  throw new Error(`${rel} has no line matching ${re}`);
+  throw new Error(`${rel} has no key ${key}`);
 }
 
 function findKindLine() {
@@ -495,13 +543,6 @@ function findRubricRef() {
     }
   }
   throw new Error('no file outside mistakes/ has a `rubric_ref: rubric/...` line');
-}
-
-function findWorkspaceFile(name, folder) {
-  if (!name) {
-    return undefined;
-  }
-  return walk(workspace).find((f) => f.split('/').includes(folder) && f.endsWith(`/${name}`));
 }
 
 /** The text of an output channel, from the log files code-server writes under the profile. */
