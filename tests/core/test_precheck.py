@@ -1,0 +1,72 @@
+"""The precheck may only ever say "valid" when jsonschema agrees.
+
+It exists to skip jsonschema on the (many) valid cases of a large dataset; a precheck that
+certified an invalid case would hide a finding, so it is held to jsonschema on generated data.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.precheck import compile_precheck
+from evalyaml.analysis.schemas import precheck, subschema, validator
+
+CASE_POINTER = "/$defs/case"
+
+scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
+    st.text(max_size=8), st.sampled_from(["json", "text", "yaml", "", "rubric/a@1", "rubric/"]),
+)
+values = st.recursive(scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=3),
+    st.dictionaries(st.sampled_from(["format", "x", "id"]), inner, max_size=3),
+), max_leaves=8)
+case_keys = st.sampled_from(["id", "input", "criteria", "expected", "expected_facts",
+                             "expected_tools", "rubric_ref", "bundle", "tags"])
+cases = st.dictionaries(case_keys, values, max_size=9)
+
+
+def test_the_case_schema_compiles() -> None:
+    # If this fails the fast path is silently off: large datasets get several times slower.
+    assert precheck(FileKind.DATASET, CASE_POINTER) is not None
+
+
+@settings(max_examples=400, deadline=None)
+@given(cases)
+def test_precheck_never_certifies_an_invalid_case(case: dict[str, Any]) -> None:
+    check = precheck(FileKind.DATASET, CASE_POINTER)
+    assert check is not None
+    if check(case):
+        assert list(validator(FileKind.DATASET, CASE_POINTER).iter_errors(case)) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.fixed_dictionaries({"id": st.text(min_size=1), "input": st.text()}))
+def test_precheck_certifies_plain_valid_cases(case: dict[str, Any]) -> None:
+    check = precheck(FileKind.DATASET, CASE_POINTER)
+    assert check is not None and check(case)
+
+
+def test_it_declines_keywords_it_does_not_know() -> None:
+    assert compile_precheck({"type": "object", "oneOf": [{}, {}]}) is None
+    assert compile_precheck({"type": "string", "format": "date"}) is None
+    assert compile_precheck({"$ref": "#/$defs/x"}) is None
+    assert compile_precheck({"enum": [1, True]}) is None  # 1 == True in Python, not in JSON
+    assert compile_precheck({"type": "object", "additionalProperties": False}) is None
+
+
+def test_booleans_are_not_numbers() -> None:
+    check = compile_precheck({"type": "integer"})
+    assert check is not None
+    assert check(3) and not check(True)
+    assert Draft202012Validator({"type": "integer"}).is_valid(True) is False
+
+
+def test_rubric_check_kinds_fall_back_to_jsonschema() -> None:
+    # The check union uses if/then and unevaluatedProperties: no precheck, never wrong.
+    assert compile_precheck(subschema(FileKind.RUBRIC, "/$defs/check")) is None

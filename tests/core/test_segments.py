@@ -1,0 +1,131 @@
+"""Splitting a dataset into cases must not change a single finding.
+
+The split path (each case parsed alone) is what runs; the whole-file path is the reference it
+is compared with, on generated datasets with emoji, CJK, CRLF, comments and odd indentation.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from ruamel.yaml.nodes import ScalarNode
+from ruamel.yaml.resolver import Resolver
+
+from evalyaml.analysis.analyze import analyze_text
+from evalyaml.analysis.dataset import CaseCache, analyze_dataset, analyze_dataset_whole
+from evalyaml.analysis.findings import Finding, FindingSink
+from evalyaml.analysis.options import Options
+from evalyaml.analysis.parse import _FastResolver, parse_text
+from evalyaml.analysis.segments import may_have_anchors, split_dataset
+from evalyaml.analysis.yamltree import Mapping
+
+OPTIONS = Options(today=date(2026, 11, 21))
+
+CASE_BODIES = [
+    ["id: c{n}", "input: What is 2+2?"],
+    ["id: c{n}", "input: \"Café ☕ and 東京 😀\"", "expected_facts:", "  - four"],
+    ["id: c{n}", "input: x", "expecteed_facts: [a]"],
+    ["id: c{n}", "criteria: missing input"],
+    ["id: c{n}", "input: x", "expected:", "  format: yaml"],
+    ["id: c{n}", "input: x", "rubric_ref: rubric/Bad Ref"],
+    ["id: dup", "input: twice"],
+    ["id: c{n}", "input: |", "  multi", "  line 😀"],
+    ["id: c{n}", "input: x  # a comment", "expected_tool: [search]"],
+    ["id: c{n}", "input: \"tab\there\""],
+]
+
+
+def dataset(bodies: list[int], indent: int, newline: str, comment_between: bool) -> str:
+    lines = ["name: generated", "questions:"]
+    pad = " " * indent
+    for n, body_index in enumerate(bodies):
+        body = [line.format(n=n) for line in CASE_BODIES[body_index]]
+        lines.append(f"{pad}- {body[0]}")
+        lines.extend(f"{pad}  {line}" for line in body[1:])
+        if comment_between:
+            lines.extend(["", f"{pad}# between cases"])
+    lines.append("descripton: trailing root key")
+    return newline.join(lines) + newline
+
+
+def key(finding: Finding) -> tuple[object, ...]:
+    return (finding.code, finding.span, finding.message, finding.related)
+
+
+def whole_file_findings(text: str) -> list[tuple[object, ...]]:
+    sink = FindingSink(strict=False)
+    parsed = parse_text(text, sink)
+    root = parsed.documents[0]
+    assert isinstance(root, Mapping)
+    analyze_dataset_whole(parsed, root, OPTIONS, sink)
+    return sorted(map(key, sink.findings), key=repr)
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    st.lists(st.integers(0, len(CASE_BODIES) - 1), min_size=1, max_size=8),
+    st.sampled_from([0, 2, 4]),
+    st.sampled_from(["\n", "\r\n"]),
+    st.booleans(),
+)
+def test_split_analysis_equals_whole_file_analysis(
+    bodies: list[int], indent: int, newline: str, comment_between: bool
+) -> None:
+    text = dataset(bodies, indent, newline, comment_between)
+    split = analyze_dataset(text, OPTIONS, None)
+    assert split is not None, "a plain dataset must be split"
+    assert sorted(map(key, split.findings), key=repr) == whole_file_findings(text)
+
+
+def test_cached_reanalysis_equals_fresh_after_an_edit() -> None:
+    text = dataset([0, 1, 2, 3, 4, 5, 6], 2, "\n", True)
+    cache = CaseCache()
+    analyze_text(text, "d.yaml", OPTIONS, cache)
+    edited = text.replace("input: What is 2+2?", "input: What is 2+2?\n    expected_tool: [x]")
+    misses_before = cache.misses
+    incremental = analyze_text(edited, "d.yaml", OPTIONS, cache)
+    assert cache.misses - misses_before == 1  # only the edited case was analysed again
+    fresh = analyze_text(edited, "d.yaml", OPTIONS)
+    assert sorted(map(key, incremental.findings), key=repr) == \
+        sorted(map(key, fresh.findings), key=repr)
+    assert incremental.cases == fresh.cases
+    assert incremental.references == fresh.references
+
+
+def test_a_syntax_error_stays_inside_its_case() -> None:
+    text = dataset([0, 0, 2], 2, "\n", False).replace("input: What is 2+2?", "input: a: b", 1)
+    result = analyze_text(text, "d.yaml", OPTIONS)
+    found = sorted((f.code, f.span.start.line, f.span.start.character, f.span.end.character)
+                   for f in result.findings)
+    assert found == [
+        ("EY101", 3, 12, 15),  # `a: b` in the first case
+        ("EY205", 8, 4, 19),  # `expecteed_facts` two cases further down is still reported
+        ("EY205", 9, 0, 10),  # `descripton` at the root, after the list
+    ]
+
+
+def test_a_quoted_string_running_past_an_item_line_is_joined() -> None:
+    text = 'questions:\n  - id: a\n    input: "one\n  - two"\n  - id: b\n    input: x\n'
+    result = analyze_text(text, "d.yaml", OPTIONS)
+    assert result.findings == []
+    assert [c.id for c in result.cases] == ["a", "b"]
+
+
+def test_anchors_and_documents_are_not_split() -> None:
+    assert split_dataset("questions:\n  - &a {id: x, input: y}\n  - *a\n") is None
+    assert split_dataset("questions:\n  - id: x\n    input: y\n---\nz: 1\n") is None
+    assert may_have_anchors("- *alias") and may_have_anchors("k: &name v")
+    assert not may_have_anchors('input: "make it **bold**"\ncriteria: use * and & freely')
+
+
+def test_fast_resolver_agrees_with_ruamel() -> None:
+    reference, fast = Resolver(), _FastResolver()
+    samples = ["abc", "yes", "No", "on", "Off", "y", "true", "False", "null", "Null", "~", "",
+               "1.10", "0x1f", "0o17", "-1", "+2", ".inf", "-.Inf", ".NaN", "2026-11-02",
+               "2026-11-02T10:00:00Z", "<<", "=", "1e3", "1_000", "été", "😀", "o", "t"]
+    for sample in samples:
+        for implicit in ((True, False), (False, True)):
+            assert str(fast.resolve(ScalarNode, sample, implicit)) == \
+                str(reference.resolve(ScalarNode, sample, implicit)), sample
