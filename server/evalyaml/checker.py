@@ -18,6 +18,7 @@ from evalyaml.analysis.findings import Finding
 from evalyaml.analysis.kinds import FileKind
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.config import Config, find_root, load_config
+from evalyaml.parallel import case_mapper
 from evalyaml.workspace.index import Workspace, normalize
 
 _CONVENTION_FOLDERS = ("datasets", "rubrics", "judges")
@@ -85,7 +86,7 @@ def check_paths(
     seen_configs: set[Path] = set()
     for root, asked in groups.items():
         workspace = Workspace([root], today=today, strict=strict, include_paths=asked,
-                              force_kind=force_kind)
+                              force_kind=force_kind, mapper=case_mapper())
         workspace.index_all()
         result.workspaces.append(workspace)
         for source, findings in workspace.config_findings():

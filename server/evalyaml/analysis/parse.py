@@ -226,11 +226,12 @@ class _Converter:
             if earlier is None:
                 first_seen[key.text] = key
                 continue
-            first = self._lines.position(earlier.start)
+            # No line number in the message: inside a dataset this text is one case, and its
+            # lines are not the file's. The related location carries the place.
             self._sink.add(
                 "EY102",
-                f"duplicate key '{key.text}': it is already set on line {first.line + 1}, and "
-                "only the first value counts",
+                f"duplicate key '{key.text}': only the first '{key.text}' in this mapping "
+                "counts, this one is ignored",
                 self._lines.span(key.start, key.end),
                 related=(
                     Related(None, self._lines.span(earlier.start, earlier.end),

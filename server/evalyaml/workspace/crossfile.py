@@ -1,0 +1,324 @@
+"""Findings that need more than one file (EY301-EY308, EY305, EY310), for one file at a time.
+
+Everything here reads the index through `IndexView` and returns, besides the findings, the set
+of files whose composite checks it walked (`observed`). The index keeps that set so that an edit
+to any file on a composite path re-checks exactly the files whose cycle findings went through
+it; dependencies through ids (resolution, newer versions, validation) are tracked by the index
+itself.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from evalyaml.analysis.findings import Finding, FindingSink, Fix, Related, TextEdit
+from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.model import Definition, FileAnalysis, Reference
+from evalyaml.analysis.options import Options
+from evalyaml.analysis.suggest import best
+from evalyaml.analysis.text import Position, Span
+from evalyaml.workspace.resolve import Resolution, Status, newest_first
+
+# A cycle of composites longer than this is reported as a cycle all the same, but the search
+# stops here so that a pathological workspace cannot make one file's check walk everything.
+MAX_CYCLE_SEARCH = 10_000
+
+
+class IndexView(Protocol):
+    def resolve(self, ref: Reference) -> Resolution: ...
+
+    def definitions_of(self, kind: FileKind, id: str) -> list[tuple[Path, Definition]]: ...
+
+    def known_ids(self, kind: FileKind) -> Iterable[str]: ...
+
+    def composite_edges(self, path: Path) -> list[Resolution]: ...
+
+    def analysis(self, path: Path) -> FileAnalysis | None: ...
+
+
+@dataclass(slots=True)
+class CrossResult:
+    findings: list[Finding]
+    observed: set[Path] = field(default_factory=set)
+
+
+@dataclass(slots=True)
+class _Here:
+    """The file being checked and what its checks share."""
+
+    view: IndexView
+    path: Path
+    analysis: FileAnalysis
+    options: Options
+    sink: FindingSink
+    observed: set[Path]
+
+
+def cross_findings(view: IndexView, path: Path, analysis: FileAnalysis,
+                   options: Options) -> CrossResult:
+    here = _Here(view, path, analysis, options, FindingSink(strict=options.strict), set())
+    for ref in analysis.references:
+        if ref.id is None:
+            continue  # malformed: EY300 comes from the core
+        _reference_findings(here, ref, view.resolve(ref))
+    for definition in analysis.definitions:
+        _duplicate_definition(view, path, definition, here.sink)
+        _file_name_hint(path, definition, here.sink)
+    return CrossResult(here.sink.findings, here.observed)
+
+
+def _reference_findings(here: _Here, ref: Reference, resolution: Resolution) -> None:
+    view, sink = here.view, here.sink
+    kind = ref.target.value
+    if resolution.status is Status.UNKNOWN_ID:
+        assert ref.id is not None
+        suggestion = best(ref.id, view.known_ids(ref.target))
+        hint = f"; did you mean '{suggestion}'?" if suggestion else ""
+        fixes: tuple[Fix, ...] = ()
+        if suggestion:
+            edit = _id_edit(ref, suggestion)
+            fixes = (Fix(f"Change to '{kind}/{suggestion}'", (edit,), preferred=True),) \
+                if edit else ()
+        sink.add("EY301", f"no {kind} with id '{ref.id}' in the workspace{hint}", ref.span,
+                 fixes=fixes, data={"suggestion": suggestion} if suggestion else None)
+        return
+    if resolution.status is Status.NO_MATCH:
+        versions = newest_first(d.version for _, d in resolution.candidates if d.version)
+        available = ", ".join(dict.fromkeys(versions)) or "none with a valid version"
+        wanted = f"no version of {kind}/{ref.id} matches @{ref.pin.text}" if ref.pin else \
+            f"{kind}/{ref.id} has no released version for an unpinned reference to take"
+        sink.add("EY302", f"{wanted}; available: {available}", ref.span,
+                 data={"available": ",".join(versions)})
+        return
+    if not resolution.ok or resolution.definition is None or resolution.path is None:
+        return
+    target = resolution.definition
+    if ref.pin is None:
+        pin = _suggested_pin(target.version or "")
+        edit = _pin_edit(ref, pin)
+        sink.add("EY303", f"'{ref.raw}' has no version pin; it resolves to {target.version} "
+                 f"today and will follow every new version; pin it, e.g. '{kind}/{ref.id}@{pin}'",
+                 ref.span,
+                 fixes=(Fix(f"Pin to @{pin}", (edit,), preferred=True),) if edit else (),
+                 data={"resolved": target.version or "", "pin": pin})
+    elif resolution.newer is not None:
+        new_pin = _same_shape_pin(ref.pin.text, resolution.newer)
+        edit = _pin_edit(ref, new_pin)
+        sink.add("EY304", f"a newer version of {kind}/{ref.id} exists: {resolution.newer} "
+                 f"('@{ref.pin.text}' resolves to {target.version})", ref.span,
+                 fixes=(Fix(f"Update pin to @{new_pin}", (edit,)),) if edit else (),
+                 data={"newer": resolution.newer})
+    if ref.origin == "composite":
+        _composite_findings(here, ref, resolution)
+    elif ref.origin in ("llm_judge", "jury"):
+        _judge_validation(ref, target, here.options, sink)
+
+
+def _composite_findings(here: _Here, ref: Reference, resolution: Resolution) -> None:
+    view, path, analysis, sink = here.view, here.path, here.analysis, here.sink
+    observed = here.observed
+    assert resolution.path is not None and resolution.definition is not None
+    target_path, target = resolution.path, resolution.definition
+    hops = _find_cycle(view, target_path, path, observed)
+    if hops is not None:
+        own = _label(path, analysis)
+        names = [own, target.key]
+        related: list[Related] = []
+        for hop in hops:
+            hop_def = hop.definition
+            names.append(hop_def.key if hop_def else "?")
+            assert hop.path is not None
+            related.append(Related(
+                None if hop.reference_path == path else str(hop.reference_path),
+                hop.reference.span,
+                f"{_label(hop.reference_path, view.analysis(hop.reference_path))} includes "
+                f"{hop_def.key if hop_def else hop.reference.raw} here"))
+        cycle = " -> ".join(names)
+        sink.add("EY307", f"composite cycle: {cycle}; composite rubrics must not include each "
+                 "other", ref.span, related=tuple(related), data={"cycle": cycle})
+        return
+    if target.is_composite:
+        observed.add(target_path)
+        inner = _composite_refs(view.analysis(target_path))
+        including = f" (it includes {', '.join(r.raw for r in inner)})" if inner else ""
+        related_inner = tuple(
+            Related(None if target_path == path else str(target_path), r.span,
+                    f"{target.key} includes {r.raw} here") for r in inner)
+        sink.add("EY306", f"{target.key} is itself a composite rubric{including}; composites "
+                 "nest one level only: include its rubrics directly", ref.span,
+                 related=related_inner)
+
+
+@dataclass(frozen=True, slots=True)
+class _Hop:
+    """One composite reference on a cycle: in `reference_path`, resolving into `path`."""
+
+    reference_path: Path
+    reference: Reference
+    path: Path | None
+    definition: Definition | None
+
+
+def _find_cycle(view: IndexView, start: Path, goal: Path, observed: set[Path]
+                ) -> list[_Hop] | None:
+    """The shortest chain of composite references from `start` back to `goal`, or None.
+
+    Breadth-first, so the reported cycle is the shortest one, and the message is the same
+    whichever member is checked first.
+    """
+    parents: dict[Path, _Hop | None] = {start: None}
+    queue = deque([start])
+    while queue and len(parents) <= MAX_CYCLE_SEARCH:
+        node = queue.popleft()
+        observed.add(node)
+        if node == goal:
+            hops: list[_Hop] = []
+            step = parents[node]
+            while step is not None:
+                hops.append(step)
+                step = parents[step.reference_path]
+            hops.reverse()
+            return hops
+        for edge in view.composite_edges(node):
+            if edge.path is None or edge.path in parents:
+                continue
+            parents[edge.path] = _Hop(node, edge.reference, edge.path, edge.definition)
+            queue.append(edge.path)
+    return None
+
+
+def _composite_refs(analysis: FileAnalysis | None) -> list[Reference]:
+    if analysis is None:
+        return []
+    return [r for r in analysis.references if r.origin == "composite"]
+
+
+def _label(path: Path, analysis: FileAnalysis | None) -> str:
+    """A rubric file's name in a cycle: its definition's key, or the file name."""
+    if analysis is not None and len(analysis.definitions) == 1:
+        return analysis.definitions[0].key
+    return path.name
+
+
+def _judge_validation(ref: Reference, judge: Definition, options: Options,
+                      sink: FindingSink) -> None:
+    if not judge.has_validation:
+        sink.add("EY308", f"{judge.key} has no validation figures (tpr, tnr, validated_at): "
+                 "nobody has measured how well it agrees with human labels", ref.span,
+                 data={"reason": "missing"})
+        return
+    if judge.validated_at is None:
+        sink.add("EY308", f"{judge.key} has a validation block without a valid validated_at "
+                 "date, so its age is unknown", ref.span, data={"reason": "undated"})
+        return
+    age = (options.today - judge.validated_at).days
+    if age > options.freshness_days:
+        sink.add("EY308", f"{judge.key} was validated {age} days ago "
+                 f"({judge.validated_at.isoformat()}), more than the {options.freshness_days}-day "
+                 "limit; re-validate it", ref.span,
+                 data={"reason": "stale", "age_days": str(age)})
+
+
+def _duplicate_definition(view: IndexView, path: Path, definition: Definition,
+                          sink: FindingSink) -> None:
+    if definition.version is None:
+        return
+    others = [(p, d) for p, d in view.definitions_of(definition.kind, definition.id)
+              if d.version == definition.version and not (p == path and d == definition)]
+    if not others:
+        return
+    where = ", ".join(sorted({_show(p, path) for p, _ in others}))
+    sink.add("EY305", f"{definition.key} is also defined in {where}; references to it are "
+             "ambiguous: delete one copy or give one a new version", definition.id_span,
+             related=tuple(Related(None if p == path else str(p), d.id_span,
+                                   f"{definition.key} is also defined here")
+                           for p, d in others))
+
+
+_WORD = re.compile(r"[a-z]+|[0-9]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(_CAMEL.sub("_", text).lower()) if not w.isdigit()}
+
+
+def name_mentions_id(stem: str, definition_id: str) -> bool:
+    """Generous on purpose: a single shared word is enough (`factuality-1.1` mentions
+    `factuality`, `EY208-numeric_version` mentions `numeric_version`)."""
+    squashed_stem = re.sub(r"[^a-z0-9]", "", stem.lower())
+    squashed_id = re.sub(r"[^a-z0-9]", "", definition_id.lower())
+    if squashed_id and squashed_id in squashed_stem:
+        return True
+    return bool(_words(stem) & _words(definition_id))
+
+
+def _file_name_hint(path: Path, definition: Definition, sink: FindingSink) -> None:
+    stem = path.name.split(".", 1)[0]
+    if name_mentions_id(stem, definition.id):
+        return
+    suffix = path.name[len(stem):]
+    sink.add("EY310", f"the file name '{path.name}' does not mention the id "
+             f"'{definition.id}' it defines; consider naming it '{definition.id}{suffix}'",
+             definition.id_span, data={"suggested_name": f"{definition.id}{suffix}"})
+
+
+def _show(other: Path, here: Path) -> str:
+    try:
+        return os.path.relpath(other, here.parent)
+    except ValueError:
+        return str(other)
+
+
+def _suggested_pin(version: str) -> str:
+    """MAJOR.MINOR of the resolved version: it still takes patch releases."""
+    parts = version.split("-", 1)[0].split("+", 1)[0].split(".")
+    return ".".join(parts[:2]) if len(parts) >= 2 and "-" not in version else version
+
+
+def _same_shape_pin(old_pin: str, version: str) -> str:
+    """A pin to `version` written as precisely as the old one."""
+    depth = old_pin.split("-", 1)[0].count(".") + 1
+    parts = version.split("-", 1)[0].split("+", 1)[0].split(".")
+    return ".".join(parts[:depth]) if depth < 3 else version
+
+
+def _raw_start(ref: Reference) -> Position | None:
+    """Where the reference text starts inside its span, for a single-line scalar."""
+    span = ref.span
+    if span.start.line != span.end.line:
+        return None
+    width = span.end.character - span.start.character
+    if width == len(ref.raw):
+        return span.start
+    if width == len(ref.raw) + 2:  # quoted
+        return Position(span.start.line, span.start.character + 1)
+    return None
+
+
+def _pin_edit(ref: Reference, pin: str) -> TextEdit | None:
+    start = _raw_start(ref)
+    if start is None:
+        return None
+    at = ref.raw.find("@")
+    if at < 0:
+        end = Position(start.line, start.character + len(ref.raw))
+        return TextEdit(Span(end, end), f"@{pin}")
+    return TextEdit(Span(Position(start.line, start.character + at + 1),
+                         Position(start.line, start.character + len(ref.raw))), pin)
+
+
+def _id_edit(ref: Reference, new_id: str) -> TextEdit | None:
+    start = _raw_start(ref)
+    slash = ref.raw.find("/")
+    if start is None or slash < 0 or ref.id is None:
+        return None
+    begin = start.character + slash + 1
+    return TextEdit(Span(Position(start.line, begin),
+                         Position(start.line, begin + len(ref.id))), new_id)

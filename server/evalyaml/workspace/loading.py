@@ -1,0 +1,108 @@
+"""Read and analyse files for the index, in this process or, for a cold index, in several.
+
+Analysis is pure (text in, `FileAnalysis` out) and dominated by schema validation, so a cold
+index of thousands of files scales with the number of processors. Worker processes are started
+with `spawn`, never `fork`: the language server has threads, and forking a threaded process can
+deadlock. Starting workers costs a few hundred milliseconds, so small workspaces are analysed in
+this process; if workers cannot be started at all, everything falls back to this process.
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+
+from evalyaml.analysis.analyze import analyze_bytes
+from evalyaml.analysis.dataset import CaseMapper
+from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.model import FileAnalysis
+from evalyaml.analysis.options import Options
+
+# Below this many files, starting worker processes costs more than it saves.
+PARALLEL_THRESHOLD = 400
+_BATCH = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    path: Path
+    options: Options
+    explicit: bool = False
+    forced_kind: FileKind | None = None
+
+
+@dataclass(slots=True)
+class Loaded:
+    path: Path
+    analysis: FileAnalysis | None
+    error: str | None = None  # why the file could not be read
+
+
+def load(job: Job, mapper: CaseMapper | None = None) -> Loaded:
+    """`mapper` spreads one large dataset's cases over processes (the CLI's, in-process only)."""
+    try:
+        data = job.path.read_bytes()
+    except OSError as err:
+        reason = err.strerror or str(err)
+        if job.path.is_symlink() and not job.path.exists():
+            reason = "a broken or looping symbolic link"
+        return Loaded(job.path, None, reason)
+    analysis = analyze_bytes(data, str(job.path), job.options, explicit=job.explicit,
+                             forced_kind=job.forced_kind, mapper=mapper)
+    return Loaded(job.path, analysis)
+
+
+def _load_batch(jobs: Sequence[Job]) -> list[Loaded]:
+    gc.disable()  # a worker only builds results; the collector would rescan them for nothing
+    return [load(job) for job in jobs]
+
+
+def default_workers(count: int) -> int:
+    if count < PARALLEL_THRESHOLD:
+        return 1
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, 8))
+
+
+def load_all(jobs: Sequence[Job], *, workers: int | None = None,
+             progress: Callable[[int], None] | None = None,
+             mapper: CaseMapper | None = None) -> list[Loaded]:
+    """Every job's result, in order; `progress(n)` after each `n` more files are done."""
+    count = default_workers(len(jobs)) if workers is None else max(1, workers)
+    if count > 1:
+        try:
+            return _parallel(jobs, count, progress)
+        except (OSError, BrokenProcessPool, RuntimeError):
+            pass  # no processes here (sandbox, frozen app...): do it ourselves
+    out: list[Loaded] = []
+    for job in jobs:
+        out.append(load(job, mapper))
+        if progress is not None:
+            progress(1)
+    return out
+
+
+def _parallel(jobs: Sequence[Job], count: int, progress: Callable[[int], None] | None
+              ) -> list[Loaded]:
+    batches = [list(jobs[i : i + _BATCH]) for i in range(0, len(jobs), _BATCH)]
+    single_threaded = threading.active_count() == 1
+    method = "fork" if single_threaded and "fork" in multiprocessing.get_all_start_methods() \
+        else "spawn"
+    context = multiprocessing.get_context(method)
+    out: list[Loaded] = []
+    with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
+        for batch in pool.map(_load_batch, batches):
+            out.extend(batch)
+            if progress is not None:
+                progress(len(batch))
+    return out
