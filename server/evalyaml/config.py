@@ -108,11 +108,13 @@ def load_config(root: Path) -> Config:
 
 def parse_config(text: str, root: Path, source: Path | None, table_prefix: str = "") -> Config:
     lines = LineIndex(text)
-    sink = FindingSink(strict=False)
+    sink = FindingSink(strict=_declares_strict(text, table_prefix))
     try:
         data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        line = max(getattr(err, "lineno", 1) - 1, 0)
+        # Python 3.11's error has no line attribute; its message ends "(at line N, column M)".
+        at = re.search(r"at line (\d+)", str(err))
+        line = int(at.group(1)) - 1 if at else 0
         sink.add("EY321", f"invalid TOML: {err}", lines.span(lines.line_start(line),
                                                              lines.line_end(line)))
         return Config(root=root, source=source, findings=tuple(sink.findings))
@@ -120,8 +122,9 @@ def parse_config(text: str, root: Path, source: Path | None, table_prefix: str =
         data = data.get(part, {})
     values: dict[str, Any] = {}
     value: Any
+    table_start = _table_start(text, table_prefix)
     for key, value in data.items():
-        span = _key_span(text, lines, key)
+        span = _key_span(text, lines, key, table_start)
         if key not in _KEYS:
             sink.add("EY320", f"unknown configuration key '{key}'{did_you_mean(key, _KEYS)}",
                      span)
@@ -141,8 +144,30 @@ def parse_config(text: str, root: Path, source: Path | None, table_prefix: str =
     return Config(root=root, source=source, findings=tuple(sink.findings), **values)
 
 
-def _key_span(text: str, lines: LineIndex, key: str) -> Span:
-    match = re.search(rf"^[ \t]*{re.escape(key)}[ \t]*=", text, re.MULTILINE)
+def _declares_strict(text: str, table_prefix: str) -> bool:
+    """Whether the file itself turns strict mode on: its own findings follow that mode."""
+    try:
+        data: Any = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return False
+    for part in table_prefix.split(".") if table_prefix else []:
+        data = data.get(part, {}) if isinstance(data, dict) else {}
+    return isinstance(data, dict) and data.get("strict") is True
+
+
+def _table_start(text: str, table_prefix: str) -> int:
+    """Offset where our table's keys begin: `[tool.evalyaml]` in pyproject.toml, else 0."""
+    if not table_prefix:
+        return 0
+    header = re.search(rf"^\[[ \t]*{re.escape(table_prefix)}[ \t]*\][ \t]*$", text,
+                       re.MULTILINE)
+    return header.end() if header else 0
+
+
+def _key_span(text: str, lines: LineIndex, key: str, table_start: int = 0) -> Span:
+    table_end = re.compile(r"^[ \t]*\[", re.MULTILINE).search(text, table_start)
+    match = re.compile(rf"^[ \t]*{re.escape(key)}[ \t]*=", re.MULTILINE).search(
+        text, table_start, table_end.start() if table_end else len(text))
     if not match:
         return Span.point(0, 0)
     start = match.start() + len(match.group()) - len(match.group().lstrip())

@@ -19,7 +19,6 @@ from evalyaml.analysis.kinds import (
     NotOurs,
     detect_kind,
     detect_kind_without_tree,
-    folder_kind,
 )
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
@@ -39,13 +38,22 @@ def analyze_bytes(data: bytes, path: str | None, options: Options, *, explicit: 
         return _too_large(data, path, options, explicit)
     text, problem = decode(data)
     if problem is not None:
-        kind = forced_kind or folder_kind(path)
+        kind = forced_kind or _kind_of_undecodable(data, path)
         if kind is None and not explicit:
             return FileAnalysis(path, None)
         sink = FindingSink(strict=options.strict)
         sink.add("EY100", problem, Span.point(0, 0))
         return FileAnalysis(path, kind, sink.findings)
     return analyze_text(text, path, options, forced_kind=forced_kind, mapper=mapper)
+
+
+def _kind_of_undecodable(data: bytes, path: str | None) -> FileKind | None:
+    """Folder, modeline or a `questions:` line, read through the bad bytes."""
+    head = data[:65536].decode("utf-8", errors="replace")
+    hint = detect_kind_without_tree(head, path)
+    if isinstance(hint, FileKind):
+        return hint
+    return FileKind.DATASET if hint is None and has_questions_line(head) else None
 
 
 def _too_large(data: bytes, path: str | None, options: Options, explicit: bool) -> FileAnalysis:
@@ -118,6 +126,14 @@ def analyze_text(text: str, path: str | None, options: Options,
                      "bomb?); the rest of this document is not checked",
                      parsed.lines.span(limit.node.start,
                                        max(limit.node.start, parsed.lines.line_end(line))))
+    if result.kind is None and isinstance(hint, FileKind) and not any(parsed.documents):
+        # Named as ours (modeline, folder, forced) but empty: say what the file needs.
+        required = {FileKind.DATASET: "a 'questions' list", FileKind.RUBRIC:
+                    "'id', 'version', 'checks' and 'scoring'", FileKind.JUDGE:
+                    "'id', 'version' and 'template'"}[hint]
+        result.kind = hint
+        sink.add("EY200", f"the {hint.value} file is empty; it needs {required}",
+                 parsed.lines.span(0, parsed.lines.line_end(0)))
     if result.kind is None:
         return result  # YAML, but not ours: findings such as duplicate keys are not ours to give
     result.findings = sink.findings

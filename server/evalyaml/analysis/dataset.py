@@ -32,10 +32,12 @@ from evalyaml.analysis.suggest import did_you_mean
 from evalyaml.analysis.text import Span
 from evalyaml.analysis.validate import Path, SchemaReporter, likely_typos
 from evalyaml.analysis.yamltree import (
+    MERGE_TAG,
     Budget,
     ExpansionLimit,
     Mapping,
     Node,
+    PyValue,
     Scalar,
     Sequence,
     to_python,
@@ -318,9 +320,23 @@ def _check_bundle(case: Mapping, parsed: ParsedText, options: Options, sink: Fin
 
 def analyze_dataset_root(parsed: ParsedText, root: Mapping, options: Options, sink: FindingSink,
                          *, questions_is_list: bool) -> None:
-    value = to_python(root, Budget(max(100_000, len(parsed.text))))
-    if questions_is_list and isinstance(value, dict):
-        value["questions"] = []
+    """The root without its cases: each case is checked (and its aliases expanded) on its own,
+    so one case's alias bomb cannot hide the others."""
+    budget = Budget(max(100_000, len(parsed.text)))
+    value: dict[str, PyValue] = {}
+    for key, node in root.pairs:
+        if isinstance(key, Scalar) and key.text == "questions" and questions_is_list:
+            value.setdefault("questions", [])
+        elif isinstance(key, Scalar) and key.tag == MERGE_TAG:
+            merged = to_python(node, budget)
+            for merged_map in merged if isinstance(merged, list) else [merged]:
+                if isinstance(merged_map, dict):
+                    for mk, mv in merged_map.items():
+                        value.setdefault(mk, mv)
+        else:
+            name = key.text if isinstance(key, Scalar) else str(key.start)
+            if name not in value or isinstance(key, Scalar):
+                value.setdefault(name, to_python(node, budget))
 
     def describe(path: Path) -> str:
         return "the dataset" if path == () else f"'{path[-1]}'"
@@ -358,10 +374,11 @@ def analyze_dataset_whole(parsed: ParsedText, root: Mapping, options: Options,
                          questions_is_list=isinstance(questions, Sequence))
     cases: list[CaseSummary] = []
     references: list[Reference] = []
-    budget = Budget(max(100_000, len(parsed.text)))
     ids: list[tuple[str | None, Span | None]] = []
     if isinstance(questions, Sequence):
         for item in questions.items:
+            # A budget per case, in proportion to its text: one case's alias bomb stops there.
+            budget = Budget(max(10_000, 4 * (item.end - item.start)))
             summary, reference = analyze_case(parsed, item, budget, options, sink)
             cases.append(summary)
             ids.append((summary.id, summary.id_span))

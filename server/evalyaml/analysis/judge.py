@@ -53,8 +53,8 @@ def analyze_judge(
                 error.validator in ("minimum", "maximum") and located.node is not None:
             name = {"tpr": "true-positive rate", "tnr": "true-negative rate"}[str(path[1])]
             hint = ""
-            if isinstance(error.instance, (int, float)) and 1 < error.instance <= 100:
-                hint = f" (write {error.instance / 100:g})"
+            if isinstance(error.instance, int) and 2 <= error.instance <= 100:
+                hint = f" (write {error.instance / 100:g})"  # a percentage, most likely
             sink.add("EY402", f"'{path[1]}' is {error.instance}, but a {name} is a fraction "
                      f"from 0 to 1{hint}", parsed.span(located.node))
             return True

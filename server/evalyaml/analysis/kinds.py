@@ -7,7 +7,8 @@
 
 A modeline or `$schema` naming somebody else's schema settles it too: the file is theirs and
 we never lint it. Shapes are deliberately narrow, because other tools' YAML (Apastra prompts
-have `id` and `template`, AgentV workspaces have `template`) must never be mistaken for ours.
+have `id` and `template`, AgentV workspaces have `template`, app settings have `validation`)
+must never be mistaken for ours.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ class FileKind(Enum):
 _MODELINE = re.compile(r"^\s*#\s*yaml-language-server\s*:\s*\$schema=(\S+)")
 _OUR_SCHEMA = re.compile(r"(?:^|[/\\])(dataset|rubric|judge)\.schema\.json(?:[?#].*)?$")
 _FOLDERS = {"rubrics": FileKind.RUBRIC, "judges": FileKind.JUDGE}
-_JUDGE_MARKERS = ("score_type", "validation", "level_names", "applicable_to")
+_JUDGE_MARKERS = ("score_type", "level_names")
+_VALIDATION_FIGURES = ("tpr", "tnr", "validated_at", "validated_against")
 
 
 class NotOurs(Enum):
@@ -74,9 +76,16 @@ def shape_kind(root: Node | None) -> FileKind | None:
         return FileKind.DATASET
     if {"checks", "scoring"} <= keys:
         return FileKind.RUBRIC
-    if "template" in keys and keys.intersection(_JUDGE_MARKERS):
+    if "template" in keys and (keys.intersection(_JUDGE_MARKERS) or _has_figures(root)):
         return FileKind.JUDGE
     return None
+
+
+def _has_figures(root: Mapping) -> bool:
+    """`validation` alone is too common a key (app settings have one); a judge's holds rates."""
+    validation = root.get("validation")
+    return isinstance(validation, Mapping) and any(
+        k.text in _VALIDATION_FIGURES for k in validation.key_nodes())
 
 
 def root_schema_kind(root: Node | None) -> FileKind | NotOurs | None:

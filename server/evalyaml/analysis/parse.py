@@ -92,12 +92,13 @@ def decode(data: bytes) -> tuple[str, str | None]:
     NUL bytes mean binary; invalid UTF-8 is reported at its first bad byte rather than replaced
     silently, because a replaced character would shift every column after it.
     """
-    if b"\x00" in data[:8192]:
-        return "", "the file looks binary (it contains NUL bytes), not YAML text"
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "", "the file is UTF-16; evalyaml reads UTF-8 YAML (save it as UTF-8)"
+    if b"\x00" in data[:8192]:
+        return "", "the file looks binary (it contains NUL bytes), not YAML text"
     try:
-        return data.decode("utf-8"), None
+        # A UTF-8 byte-order mark is dropped, as editors do, so columns on line 1 agree.
+        return data.decode("utf-8-sig"), None
     except UnicodeDecodeError as err:
         prefix = data[: err.start].decode("utf-8", errors="replace")
         line = prefix.count("\n") + 1
@@ -138,11 +139,12 @@ def parse_text(text: str, sink: FindingSink, *, pure: bool = False,
         where = too_deep + base
         sink.add(
             "EY105",
-            f"nesting deeper than {MAX_DEPTH} levels starts here; evalyaml does not parse "
-            "files nested this deep",
+            f"nesting or indentation deeper than {MAX_DEPTH} starts here; evalyaml does not "
+            "parse files nested this deep",
             lines.span(where, min(where + 1, lines.line_end(lines.position(where).line))),
         )
         return ParsedText(text, lines, [], ok=False)
+    body, masked = _mask_unicode_breaks(body)
     try:
         raw_docs = _compose_all(body, pure=pure or _CParser is None)
     except MarkedYAMLError as err:
@@ -151,7 +153,7 @@ def parse_text(text: str, sink: FindingSink, *, pure: bool = False,
     except (YAMLError, RecursionError, ValueError) as err:  # unmarked: place on line 1
         sink.add("EY101", f"YAML could not be parsed: {err}", lines.span(0, lines.line_end(0)))
         return ParsedText(text, lines, [], ok=False)
-    converter = _Converter(lines, base, sink)
+    converter = _Converter(lines, base, sink, masked)
     docs = [converter.convert(doc) if doc is not None else None for doc in raw_docs]
     return ParsedText(text, lines, docs, ok=True)
 
@@ -166,15 +168,32 @@ def _compose_all(body: str, *, pure: bool) -> list[Any]:
     return docs
 
 
+# ruamel follows YAML 1.1 and breaks lines at NEL, LS and PS; YAML 1.2 and LSP treat them as
+# ordinary characters. Each is swapped for a private-use stand-in of the same length before
+# parsing and swapped back in scalar text, so offsets never move.
+_UNICODE_BREAKS = {"\x85": "\ue085", "\u2028": "\ue028", "\u2029": "\ue029"}
+_MASK = str.maketrans(_UNICODE_BREAKS)
+_UNMASK = str.maketrans({v: k for k, v in _UNICODE_BREAKS.items()})
+
+
+def _mask_unicode_breaks(body: str) -> tuple[str, bool]:
+    if not any(ch in body for ch in _UNICODE_BREAKS):
+        return body, False
+    if any(ch in body for ch in _UNICODE_BREAKS.values()):
+        return body, False  # the stand-ins are taken: parse as is, rather than guess
+    return body.translate(_MASK), True
+
+
 class _Converter:
     """ruamel nodes to our nodes: shares aliased nodes, reports duplicate keys and unsafe tags."""
 
-    __slots__ = ("_base", "_lines", "_seen", "_sink")
+    __slots__ = ("_base", "_lines", "_masked", "_seen", "_sink")
 
-    def __init__(self, lines: LineIndex, base: int, sink: FindingSink) -> None:
+    def __init__(self, lines: LineIndex, base: int, sink: FindingSink, masked: bool) -> None:
         self._lines = lines
         self._base = base
         self._sink = sink
+        self._masked = masked
         self._seen: dict[int, Node] = {}
 
     def convert(self, raw: Any) -> Node:
@@ -188,7 +207,8 @@ class _Converter:
         node: Node
         raw_type = type(raw)
         if raw_type is ScalarNode:
-            node = Scalar(tag, start, end, raw.value, raw.style or "")
+            value = raw.value.translate(_UNMASK) if self._masked else raw.value
+            node = Scalar(tag, start, end, value, raw.style or "")
         elif raw_type is SequenceNode:
             node = Sequence(tag, start, end, bool(raw.flow_style))
         elif raw_type is MappingNode:
@@ -201,9 +221,20 @@ class _Converter:
             self._check_tag(tag, start, end)
         if isinstance(node, Sequence):
             node.items = [self.convert(item) for item in raw.value]
+            if node.items and not node.flow:
+                node.end = node.items[-1].end  # not the next line's indentation
         elif isinstance(node, Mapping):
             self._convert_pairs(node, raw.value)
+            if node.pairs and not raw.flow_style:
+                node.end = node.pairs[-1][1].end
         return node
+
+    def _place_empty_value(self, key: Node, value: Scalar) -> None:
+        """An empty value sits right after its key's ':' (the C parser's choice; the pure
+        parser puts it at the next token, often on the next line)."""
+        colon = self._lines.text.find(":", key.end, value.start + 1)
+        if colon != -1 and colon + 1 < value.start:
+            value.start = value.end = colon + 1
 
     def _check_tag(self, tag: str, start: int, end: int) -> None:
         if _UNSAFE_TAG.match(tag):
@@ -219,6 +250,8 @@ class _Converter:
         for raw_key, raw_value in raw_pairs:
             key = self.convert(raw_key)
             value = self.convert(raw_value)
+            if isinstance(value, Scalar) and not value.text and not value.style:
+                self._place_empty_value(key, value)
             mapping.pairs.append((key, value))
             if not isinstance(key, Scalar) or key.tag == MERGE_TAG:
                 continue
@@ -261,6 +294,12 @@ _FRIENDLY = (
 )
 
 
+# Errors about something left open: the place it was opened (the context mark) is where the
+# author must look, not where the parser gave up.
+_UNCLOSED = ("did not find expected ',' or", "found unexpected end of stream",
+             "could not find expected ':'")
+
+
 def _report_syntax(
     err: MarkedYAMLError, text: str, lines: LineIndex, base: int, sink: FindingSink
 ) -> None:
@@ -283,10 +322,15 @@ def _report_syntax(
             sink.add("EY106", "tab used for indentation; YAML indents with spaces only",
                      lines.span(offset, offset + 1))
             return
+    context = (err.context or "").strip()
+    if "duplicate anchor" in context:
+        anchor = context.split("duplicate anchor", 1)[1].split(";", 1)[0].strip(" '\"")
+        problem = f"anchor '&{anchor}' is defined twice; give the second one another name"
     message = next((nice for key, nice in _FRIENDLY if key in problem), problem)
     context_mark = err.context_mark
     at_end = offset >= len(text.rstrip())
-    if at_end and context_mark is not None:
+    unclosed = any(key in problem for key in _UNCLOSED)
+    if (at_end or unclosed) and context_mark is not None:
         # An unclosed construct: point at where it was opened, not at the end of the file.
         offset = min(context_mark.index + base, len(text))
     pos = lines.position(offset)

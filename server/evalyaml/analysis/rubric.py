@@ -35,10 +35,10 @@ def check_label(check: Node | None, index: int) -> str:
     if isinstance(check, Mapping):
         kind = check.get("kind")
         check_id = check.get("id")
-        kind_text = kind.text if isinstance(kind, Scalar) else "check"
+        kind_text = f"{kind.text} " if isinstance(kind, Scalar) and kind.text else ""
         if isinstance(check_id, Scalar) and check_id.text:
-            return f"{kind_text} check '{check_id.text}'"
-        return f"{kind_text} check #{index + 1}"
+            return f"{kind_text}check '{check_id.text}'"
+        return f"{kind_text}check #{index + 1}"
     return f"check #{index + 1}"
 
 

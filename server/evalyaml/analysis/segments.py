@@ -90,6 +90,8 @@ def split_dataset(text: str) -> DatasetSplit | None:
     )
     terminator = end_of_list.search(text, region_start)
     region_end = terminator.start() + 1 if terminator else len(text)
+    if terminator and text[region_end : region_end + 1] in (" ", "\t"):
+        return None  # an indented line that is neither a case nor a root key: parse it whole
     item_start = re.compile(rf"\n {{{indent}}}-(?=[ \t\r\n]|$)")
     starts = [region_start]
     starts.extend(m.start() + 1 for m in item_start.finditer(text, region_start, region_end))

@@ -9,6 +9,7 @@ suggestion that is wrong teaches the author to ignore all of them.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 
 def _normalize(name: str) -> str:
@@ -50,6 +51,12 @@ def _allowed_distance(name: str) -> int:
 
 def rank(name: str, candidates: Iterable[str]) -> list[str]:
     """Candidates close enough to `name` to suggest, best first."""
+    return list(_rank(name, frozenset(candidates)))
+
+
+@lru_cache(maxsize=8192)
+def _rank(name: str, candidates: frozenset[str]) -> tuple[str, ...]:
+    """Cached: a dataset repeats the same unknown keys in case after case."""
     normalized = _normalize(name)
     scored: list[tuple[int, int, int, str]] = []
     for candidate in candidates:
@@ -64,7 +71,7 @@ def rank(name: str, candidates: Iterable[str]) -> list[str]:
             prefix = len(_common_prefix(name.lower(), candidate.lower()))
             scored.append((1, distance, -prefix, candidate))
     scored.sort()
-    return [candidate for *_, candidate in scored]
+    return tuple(candidate for *_, candidate in scored)
 
 
 def best(name: str, candidates: Iterable[str]) -> str | None:

@@ -104,6 +104,9 @@ class SchemaReporter:
         self.describe = describe
         self.skip = skip
         self.overrides = overrides
+        # jsonschema reports one `required` error per missing key, and may report a type error
+        # and an enum error on one value: each mistake is said once.
+        self._said: set[tuple[object, ...]] = set()
 
     def span(self, node: Node) -> Span:
         return self.lines.span(node.start, node.end)
@@ -159,8 +162,9 @@ class SchemaReporter:
     def _on_required(self, error: ValidationError, path: Path, located: Located) -> None:
         instance = error.instance if isinstance(error.instance, dict) else {}
         for name in error.validator_value:
-            if name in instance:
+            if name in instance or ("required", path, name) in self._said:
                 continue
+            self._said.add(("required", path, name))
             where = self.describe(path)
             self.sink.add(
                 "EY201",
@@ -171,6 +175,7 @@ class SchemaReporter:
             )
 
     def _on_type(self, error: ValidationError, path: Path, located: Located) -> None:
+        self._said.add(("type", path))
         expected = error.validator_value
         names = [_TYPE_NAMES.get(t, t) for t in ([expected] if isinstance(expected, str)
                                                    else expected)]
@@ -190,6 +195,8 @@ class SchemaReporter:
 
     def _bad_choice(self, value: Any, allowed: Seq[str], path: Path, located: Located) -> None:
         assert located.node is not None
+        if ("type", path) in self._said:
+            return  # `format: 1` is a wrong type; listing the allowed strings adds nothing
         shown = value if isinstance(value, str) else repr(value)
         suggestion = best(shown, allowed) if isinstance(value, str) else None
         fixes: tuple[Fix, ...] = ()
@@ -309,6 +316,11 @@ def _last_key(path: Path) -> str:
     return "value"
 
 
+MAX_TYPO_CANDIDATES = 64
+"""Beyond this many unknown keys in one mapping, they are data, not typos (and ranking each
+would cost seconds on a hostile file)."""
+
+
 def likely_typos(
     mapping: Mapping,
     known: Iterable[str],
@@ -320,9 +332,10 @@ def likely_typos(
     """EY205: in an open object, an unknown key close to a known one (far-off keys are fine)."""
     known_set = set(known)
     present = {k.text for k in mapping.key_nodes()}
-    for key in mapping.key_nodes():
-        if key.text in known_set:
-            continue
+    unknown = [k for k in mapping.key_nodes() if k.text not in known_set]
+    if len(unknown) > MAX_TYPO_CANDIDATES:
+        return  # a payload of extension keys, not a slip of the finger: nothing to suggest
+    for key in unknown:
         suggestion = best(key.text, known_set - present)
         if suggestion is None:
             continue

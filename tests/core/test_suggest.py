@@ -1,0 +1,54 @@
+"""Did-you-mean: close names get a suggestion, far-off names get none."""
+
+from __future__ import annotations
+
+import pytest
+
+from evalyaml.analysis.suggest import best, did_you_mean, edit_distance, rank
+
+CASE_KEYS = ["id", "input", "criteria", "expected", "expected_facts", "expected_tools",
+             "rubric_ref", "bundle"]
+
+
+@pytest.mark.parametrize(("name", "suggestion"), [
+    ("expecteed_facts", "expected_facts"),
+    ("expected_tool", "expected_tools"),
+    ("expected_fact", "expected_facts"),
+    ("expectedFacts", "expected_facts"),
+    ("Expected-Tools", "expected_tools"),
+    ("EXPECTED_TOOLS", "expected_tools"),
+    ("inptu", "input"),
+    ("critera", "criteria"),
+    ("rubric_refs", "rubric_ref"),
+    ("rubricref", "rubric_ref"),
+    ("bundel", "bundle"),
+    ("ID", "id"),
+    ("metadata", None),
+    ("notes", None),
+    ("difficulty", None),
+    ("tags", None),
+    ("ix", None),
+    ("expectations", None),
+])
+def test_best_case_key(name: str, suggestion: str | None) -> None:
+    assert best(name, CASE_KEYS) == suggestion
+
+
+def test_rank_orders_by_closeness_and_skips_exact_matches() -> None:
+    assert rank("expected_tool", CASE_KEYS)[0] == "expected_tools"
+    assert "expected_tools" not in rank("expected_tools", CASE_KEYS)
+    assert rank("regx", ["regex", "format", "composite"]) == ["regex"]
+
+
+@pytest.mark.parametrize(("a", "b", "distance"), [
+    ("kitten", "sitting", 3), ("ab", "ba", 1), ("", "abc", 3), ("same", "same", 0),
+    ("outptu", "output", 1),
+])
+def test_edit_distance(a: str, b: str, distance: int) -> None:
+    assert edit_distance(a, b, 10) == distance
+    assert edit_distance(a, b, distance - 1) > distance - 1 if distance else True
+
+
+def test_did_you_mean_sentence() -> None:
+    assert did_you_mean("outptu", ["input", "output"]) == "; did you mean 'output'?"
+    assert did_you_mean("zzz", ["input", "output"]) == ""

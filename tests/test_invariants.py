@@ -1,0 +1,187 @@
+"""Invariants of the core (DESIGN §4), each with a test:
+
+- `analysis/` never imports pygls or lsprotocol (nor the LSP, workspace or CLI layers);
+- analysing never raises, whatever the text, and every finding's range (and its related ranges
+  and fix edits) lies inside the document with start <= end, in LSP lines and code points.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import evalyaml.analysis
+from evalyaml.analysis.analyze import analyze_bytes, analyze_text
+from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.model import FileAnalysis
+from evalyaml.analysis.options import Options
+from evalyaml.analysis.text import Position, Span
+
+ANALYSIS = Path(evalyaml.analysis.__file__).parent
+REPO = Path(__file__).resolve().parents[1]
+FORBIDDEN = ("pygls", "lsprotocol", "evalyaml.lsp", "evalyaml.workspace", "evalyaml.cli",
+             "evalyaml.checker")
+OPTIONS = Options(today=date(2026, 11, 21))
+STRICT = Options(today=date(2026, 11, 21), strict=True)
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+# -- layering -----------------------------------------------------------------------------------
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: resolve against evalyaml.analysis
+                base = ["evalyaml", "analysis"][: 2 - (node.level - 1)]
+                module = ".".join([*base, node.module] if node.module else base)
+            else:
+                module = node.module or ""
+            found.append((node.lineno, module))
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", "") == "__import__":
+            found.append((node.lineno, "__import__(...)"))
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "import_module":
+            found.append((node.lineno, "importlib.import_module(...)"))
+    return found
+
+
+def test_every_analysis_module_is_scanned() -> None:
+    modules = sorted(ANALYSIS.rglob("*.py"))
+    assert len(modules) >= 15
+    assert ANALYSIS / "parse.py" in modules and ANALYSIS / "analyze.py" in modules
+
+
+@pytest.mark.parametrize("module", sorted(ANALYSIS.rglob("*.py")),
+                         ids=lambda p: p.relative_to(ANALYSIS).as_posix())
+def test_analysis_never_imports_lsp_code(module: Path) -> None:
+    bad = [(line, name) for line, name in _imports(module)
+           if name.startswith(("__import__", "importlib.import_module"))
+           or any(name == f or name.startswith(f + ".") for f in FORBIDDEN)]
+    assert bad == [], f"{module.name} imports {bad}"
+
+
+def test_importing_the_core_loads_no_lsp_library() -> None:
+    code = ("import sys, evalyaml.analysis.analyze, evalyaml.analysis.codes;"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol')"
+            " or m.startswith('evalyaml.lsp')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+# -- analysis never raises; ranges stay inside the document ------------------------------------
+
+def _inside(span: Span, lines: list[str]) -> bool:
+    def ok(pos: Position) -> bool:
+        return 0 <= pos.line < len(lines) and 0 <= pos.character <= len(lines[pos.line])
+    return ok(span.start) and ok(span.end) and span.start <= span.end
+
+
+def assert_well_placed(analysis: FileAnalysis, text: str) -> None:
+    lines = _LINE_BREAK.split(text)
+    for finding in analysis.findings:
+        assert _inside(finding.span, lines), (finding, text)
+        assert finding.message and finding.code.startswith("EY")
+        for related in finding.related:
+            if related.path is None:
+                assert _inside(related.span, lines), (related, text)
+        for fix in finding.fixes:
+            for edit in fix.edits:
+                assert _inside(edit.span, lines), (edit, text)
+    for case in analysis.cases:
+        assert _inside(case.span, lines)
+        if case.id_span:
+            assert _inside(case.id_span, lines)
+    for reference in analysis.references:
+        assert _inside(reference.span, lines)
+
+
+PATHS = [None, "d.yaml", "rubrics/r.yaml", "judges/j.yaml"]
+MODELINES = ["", "# yaml-language-server: $schema=dataset.schema.json\n",
+             "# yaml-language-server: $schema=rubric.schema.json\n"]
+
+ALPHABET = st.sampled_from(
+    [*"abcxyz019 :-_#&*!|>'\"[]{},.?%@`\\", "\n", "\r\n", "\r", "\t", "  ", "    ",
+     "\u2028", "\u2029", "\u0085", "\ufeff", "😀", "表", "é", "\x00", "\x7f"])
+FRAGMENTS = st.sampled_from([
+    "questions:\n", "  - id: a\n", "    input: x\n", "    expected:\n", "      format: json\n",
+    "    expecteed_facts: [a]\n", "    rubric_ref: rubric/x@1\n", "    criteria: |\n",
+    "      text\n", "id: r\n", "version: 1.10\n", "version: '1.0.0'\n", "checks:\n",
+    "  - kind: regex\n", "    pattern: '(a'\n", "  - kind: llm_judge\n", "    jury:\n",
+    "      - judge_prompt_ref: judge/a@1\n", "scoring:\n", "  combine: weighted_avg\n",
+    "    weight: 0\n", "template: '{{ outptu }} {{'\n", "score_type: levels\n",
+    "validation:\n", "  tpr: 91\n", "  validated_at: 2020-01-01\n", "a: &x [1, 2]\n",
+    "b: *x\n", "c:\n  <<: *x\n", "---\n", "...\n", "\t- tab\n", "k: 😀表\t\"q\"\r\n",
+    "  - {id: b, input: [c]}\n", "x: \u2028y\n", "!!python/object:os.system x\n", "? k\n: v\n",
+])
+TEXTS = st.one_of(
+    st.lists(ALPHABET, max_size=200).map("".join),
+    st.lists(st.one_of(FRAGMENTS, st.lists(ALPHABET, max_size=6).map("".join)),
+             max_size=30).map("".join),
+    st.text(max_size=120),
+)
+
+
+FUZZ = int(os.environ.get("EVALYAML_FUZZ", "400"))  # raise it for a longer hunt
+
+
+@settings(max_examples=FUZZ, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=TEXTS, path=st.sampled_from(PATHS), modeline=st.sampled_from(MODELINES),
+       strict=st.booleans())
+def test_analyze_text_never_raises_and_places_findings_inside(text: str, path: str | None,
+                                                              modeline: str,
+                                                              strict: bool) -> None:
+    document = modeline + text
+    analysis = analyze_text(document, path, STRICT if strict else OPTIONS)
+    assert_well_placed(analysis, document)
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=TEXTS, kind=st.sampled_from(list(FileKind)))
+def test_forced_kinds_never_raise(text: str, kind: FileKind) -> None:
+    analysis = analyze_text(text, "x.yaml", OPTIONS, forced_kind=kind)
+    assert analysis.kind in (kind, None)
+    assert_well_placed(analysis, text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.binary(max_size=300), path=st.sampled_from(PATHS))
+def test_analyze_bytes_never_raises(data: bytes, path: str | None) -> None:
+    analysis = analyze_bytes(data, path, OPTIONS, explicit=True)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = ""
+    if analysis.findings and analysis.findings[0].code != "EY100":
+        assert_well_placed(analysis, text)
+
+
+EXAMPLES = sorted((REPO / "examples").rglob("*.yaml"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(index=st.integers(min_value=0, max_value=max(len(EXAMPLES) - 1, 0)),
+       edits=st.lists(st.tuples(st.floats(0, 1), st.integers(0, 8), TEXTS), min_size=1,
+                      max_size=4))
+def test_mutated_examples_never_raise(index: int, edits: list[tuple[float, int, str]]) -> None:
+    """Real files with random cuts and insertions: the half-typed states an editor sends."""
+    path = EXAMPLES[index]
+    text = path.read_text(encoding="utf-8")
+    for where, cut, insert in edits:
+        at = int(where * len(text))
+        text = text[:at] + insert[:20] + text[at + cut:]
+    relative = path.relative_to(REPO / "examples").as_posix()
+    analysis = analyze_text(text, relative, OPTIONS)
+    assert_well_placed(analysis, text)
