@@ -136,5 +136,6 @@ def analyze_text(text: str, path: str | None, options: Options,
                  parsed.lines.span(0, parsed.lines.line_end(0)))
     if result.kind is None:
         return result  # YAML, but not ours: findings such as duplicate keys are not ours to give
-    result.findings = sink.findings
+    # Checks merged in from one anchor report the same mistake at the same place: say it once.
+    result.findings = list(dict.fromkeys(sink.findings))
     return result

@@ -288,6 +288,8 @@ _FRIENDLY = (
     ("found unexpected end of stream", "this quoted string is never closed"),
     ("found unknown escape character", "unknown escape sequence in a double-quoted string; "
      "use single quotes or escape the backslash"),
+    ("did not find expected hexdecimal number", "a \\x, \\u or \\U escape in a double-quoted "
+     "string needs hexadecimal digits; use single quotes or escape the backslash"),
     ("could not find expected ':'", "expected ':' after this key"),
     ("expected a comment or a line break", "unexpected text after a value"),
     ("found undefined tag handle", "unknown tag handle"),
