@@ -63,15 +63,20 @@ const workspace = join(scratch, 'examples');
 const userData = join(scratch, 'user-data');
 const extensions = join(scratch, 'extensions');
 cpSync(EXAMPLES, workspace, { recursive: true });
+// Someone else's YAML: the server must leave it alone (no findings, no check-kind completion),
+// which is what lets the extension send it every YAML file.
+const NOT_OURS = 'deploy/k8s-service.yaml';
+mkdirSync(join(workspace, 'deploy'), { recursive: true });
+writeFileSync(
+  join(workspace, NOT_OURS),
+  'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  expecteed_facts: none\nspec:\n  ports:\n    - port: 80\n',
+);
 mkdirSync(join(userData, 'User'), { recursive: true });
-mkdirSync(join(userData, 'Machine'), { recursive: true });
 mkdirSync(extensions, { recursive: true });
 
-// evalyaml.server.path is machine-overridable: in code-server (a remote window) such settings
-// are read from the remote machine's settings, <user-data-dir>/Machine/settings.json.
-const machineSettings = { 'evalyaml.server.path': resolve(EVALYAML_BIN) };
 const settings = {
-  'evalyaml.trace.server': 'messages',
+  'evalyaml.server.path': resolve(EVALYAML_BIN),
+  'evalyaml.trace.server': env.E2E_TRACE || 'messages',
   'security.workspace.trust.enabled': false,
   'workbench.startupEditor': 'none',
   'workbench.tips.enabled': false,
@@ -94,7 +99,6 @@ const settings = {
   'window.title': '${activeEditorMedium}|${rootName}',
 };
 writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
-writeFileSync(join(userData, 'Machine', 'settings.json'), JSON.stringify(machineSettings, null, 2));
 writeFileSync(join(scratch, 'code-server.yaml'), 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n');
 
 const codeServerArgs = ['--config', join(scratch, 'code-server.yaml'), '--user-data-dir', userData, '--extensions-dir', extensions];
@@ -127,22 +131,32 @@ async function freePort() {
   });
 }
 
-const port = await freePort();
-const serverLog = [];
-const server = spawn(
-  NODE24,
-  [
-    CODE_SERVER, ...codeServerArgs,
-    '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
-    '--disable-getting-started-override', '--ignore-last-opened',
-    workspace,
-  ],
-  { stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, PATH: `${dirname(NODE24)}${sep === '/' ? ':' : ';'}${env.PATH}` } },
-);
-server.stdout.on('data', (d) => serverLog.push(String(d)));
-server.stderr.on('data', (d) => serverLog.push(String(d)));
-const base = `http://127.0.0.1:${port}`;
+const PATH_SEP = sep === '/' ? ':' : ';';
+const launched = [];
+/** Starts code-server on 127.0.0.1 (free port, no auth) with a profile; returns its base URL. */
+async function launchCodeServer(profile, pathEnv = env.PATH) {
+  const port = await freePort();
+  const proc = spawn(
+    NODE24,
+    [
+      CODE_SERVER, '--config', join(scratch, 'code-server.yaml'),
+      '--user-data-dir', profile, '--extensions-dir', extensions,
+      '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
+      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+      '--disable-getting-started-override', '--ignore-last-opened',
+      workspace,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, PATH: `${dirname(NODE24)}${PATH_SEP}${pathEnv}` } },
+  );
+  const logs = [];
+  proc.stdout.on('data', (d) => logs.push(String(d)));
+  proc.stderr.on('data', (d) => logs.push(String(d)));
+  launched.push({ proc, logs, profile });
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${base}/healthz`, 60000);
+  log(`code-server listening on ${base} (profile ${relative(scratch, profile)})`);
+  return base;
+}
 
 async function waitForHttp(url, ms) {
   const end = Date.now() + ms;
@@ -164,12 +178,13 @@ let browser;
 let page;
 let exitCode = 1;
 try {
-  await waitForHttp(`${base}/healthz`, 60000);
-  log(`code-server listening on ${base}`);
+  const base = await launchCodeServer(userData);
 
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
+    // Chromium's own config/crash folders go to the scratch folder, not $HOME.
+    env: { ...env, XDG_CONFIG_HOME: join(scratch, 'xdg-config'), XDG_CACHE_HOME: join(scratch, 'xdg-cache') },
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
@@ -191,6 +206,8 @@ try {
   await check('(b) completion after `kind: ` offers the eleven check kinds', completionOffersKinds);
   await check('(c) go-to-definition on rubric_ref opens the rubric at its id line', definitionOpensRubric);
   await check('(d) the EY205 quick fix applies', quickFixApplies);
+  await check('(e) YAML that is not an eval file gets nothing from evalyaml', notOursLeftAlone);
+  await check('(f) no server anywhere: one notification naming the fix, with a button to the setting', noServerNotification);
   exitCode = results.some((r) => !r.ok) ? 1 : 0;
 } catch (err) {
   console.log(`FAIL harness: ${err && err.stack ? err.stack : err}`);
@@ -199,10 +216,14 @@ try {
 } finally {
   collectLogs();
   await browser?.close().catch(() => undefined);
-  server.kill('SIGTERM');
+  for (const { proc } of launched) {
+    proc.kill('SIGTERM');
+  }
   await new Promise((r) => setTimeout(r, 500));
-  if (server.exitCode === null) {
-    server.kill('SIGKILL');
+  for (const { proc } of launched) {
+    if (proc.exitCode === null && proc.signalCode === null) {
+      proc.kill('SIGKILL');
+    }
   }
   rmSync(scratch, { recursive: true, force: true });
   const passed = results.filter((r) => r.ok).length;
@@ -276,9 +297,7 @@ async function problemsListsTypo() {
   const rel = 'mistakes/datasets/EY205-typo-expecteed_facts.yaml';
   const pos = findKey(rel, 'expecteed_facts');
   await openAt(rel, pos.line, pos.col);
-  await runCommand('workbench.actions.view.problems', 'View: Toggle Problems');
-  const panel = page.locator('.markers-panel');
-  await panel.waitFor();
+  const panel = await showProblems();
   // The file row also says "EY205" (in the file name): look for the marker's own
   // "evalyaml(EY205)" source and code.
   await expectText(panel, MARKER_EY205, 'a marker "evalyaml(EY205)" in the Problems panel');
@@ -302,8 +321,7 @@ async function completionOffersKinds() {
     try {
       await widget.waitFor({ timeout: 5000 });
       await page.waitForTimeout(500);
-      labels = await widget.locator('.monaco-list-row .label-name').allInnerTexts();
-      labels = labels.map((l) => l.trim());
+      labels = await suggestionLabels(widget);
       if (CHECK_KINDS.every((k) => labels.includes(k))) {
         break;
       }
@@ -374,6 +392,7 @@ async function quickFixApplies() {
     } catch {
       // no code actions yet: diagnostics may not have arrived
     }
+    log(`no quick fix yet (${items.join(' | ') || 'no menu'}); retrying`);
     await page.keyboard.press('Escape');
     await page.waitForTimeout(1000);
   }
@@ -386,19 +405,111 @@ async function quickFixApplies() {
   await fix.click();
   await page.waitForTimeout(500);
   await page.keyboard.press('Control+S');
+  // Saved to disk (the workspace is a scratch copy): the key on that line is now spelled right.
   const file = join(workspace, rel);
+  const lineOf = () => readFileSync(file, 'utf8').split(/\r?\n/)[pos.line - 1] ?? '';
+  const fixed = /^\s*(?:-\s+)?expected_facts\s*:/;
   const deadline = Date.now() + 10000;
-  let text = readFileSync(file, 'utf8');
-  while (Date.now() < deadline && text.includes('expecteed_facts')) {
+  while (Date.now() < deadline && !fixed.test(lineOf())) {
     await page.waitForTimeout(250);
-    text = readFileSync(file, 'utf8');
   }
   await shot('d-quick-fix-applied');
-  const fixedLine = text.split(/\r?\n/)[pos.line - 1] ?? '';
-  if (text.includes('expecteed_facts') || !/expected_facts\s*:/.test(fixedLine)) {
+  const fixedLine = lineOf();
+  if (!fixed.test(fixedLine)) {
     throw new Error(`after "${title}" line ${pos.line} reads "${fixedLine.trim()}"`);
   }
   return `"${title}" -> line ${pos.line}: ${fixedLine.trim()}`;
+}
+
+async function noServerNotification() {
+  // A second code-server whose extension host can find no server: a server.path that does not
+  // exist, no Python extension, and a PATH without any `evalyaml`.
+  const profile = join(scratch, 'user-data-no-server');
+  mkdirSync(join(profile, 'User'), { recursive: true });
+  const bogus = join(scratch, 'no-such-dir', 'evalyaml');
+  writeFileSync(join(profile, 'User', 'settings.json'), JSON.stringify({ ...settings, 'evalyaml.server.path': bogus }, null, 2));
+  const pathEnv = (env.PATH ?? '').split(PATH_SEP).filter((d) => d && !existsSync(join(d, 'evalyaml'))).join(PATH_SEP);
+  const base = await launchCodeServer(profile, pathEnv);
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  const mainPage = page;
+  page = await context.newPage();
+  page.setDefaultTimeout(TIMEOUT);
+  try {
+    await page.goto(`${base}/?folder=${encodeURIComponent(workspace)}`);
+    await page.locator('.monaco-workbench').waitFor();
+    const toasts = page.locator('.notifications-toasts .notification-toast', { hasText: 'evalyaml' });
+    await toasts.first().waitFor();
+    await page.waitForTimeout(5000); // time for any second notification to show up
+    await shot('f-no-server-notification');
+    const texts = (await toasts.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+    if (texts.length !== 1) {
+      throw new Error(`expected one evalyaml notification, saw ${texts.length}: ${texts.join(' | ')}`);
+    }
+    for (const needed of ['not found', bogus, 'pip install evalyaml', 'evalyaml.server.path', 'PATH']) {
+      if (!texts[0].includes(needed)) {
+        throw new Error(`the notification does not mention "${needed}": ${texts[0]}`);
+      }
+    }
+    await toasts.first().locator('.monaco-button', { hasText: 'Open Settings' }).click();
+    const search = page.locator('.settings-editor .suggest-input-container .view-lines, .settings-editor .search-container');
+    await expectText(search.first(), /evalyaml\.server\.path/, 'the Settings editor searching evalyaml.server.path');
+    await page.waitForTimeout(1000);
+    await shot('f-settings-opened');
+    if (env.E2E_DEBUG) {
+      await debugDom('Path');
+    }
+    await page.locator('.settings-editor .setting-item-contents', { hasText: 'evalyaml lsp' }).first().waitFor();
+    return texts[0].slice(0, 160) + '…';
+  } finally {
+    await context.close().catch(() => undefined);
+    page = mainPage;
+  }
+}
+
+/** Every label in the open suggest widget: the list only renders the rows in view, so walk it. */
+async function suggestionLabels(widget) {
+  const seen = new Set();
+  let first;
+  for (let i = 0; i < 100; i++) {
+    for (const l of await widget.locator('.monaco-list-row .label-name').allInnerTexts()) {
+      seen.add(l.trim());
+    }
+    const focused = (await widget.locator('.monaco-list-row.focused .label-name').first().innerText().catch(() => '')).trim();
+    if (i === 0) {
+      first = focused;
+    } else if (focused === first) {
+      break; // wrapped around
+    }
+    await page.keyboard.press('ArrowDown');
+  }
+  return [...seen];
+}
+
+async function notOursLeftAlone() {
+  const kind = findKey(NOT_OURS, 'kind');
+  await openAt(NOT_OURS, kind.line, kind.col + 'kind: '.length);
+  await page.keyboard.press('Shift+End');
+  await page.keyboard.press('Delete');
+  await page.keyboard.press('Control+Space');
+  await page.waitForTimeout(3000);
+  const labels = (await page.locator('.editor-widget.suggest-widget.visible .monaco-list-row .label-name').allInnerTexts()).map((l) => l.trim());
+  await shot('e-not-ours-completion');
+  await page.keyboard.press('Escape');
+  await undoAll();
+  const offered = CHECK_KINDS.filter((k) => labels.includes(k));
+  if (offered.length > 0) {
+    throw new Error(`completion in ${NOT_OURS} offered check kinds: ${offered.join(', ')}`);
+  }
+  // Findings for the other files arrive within a second or two of opening; give this one 3 s.
+  const name = NOT_OURS.split('/').pop();
+  await showProblems();
+  const rows = await page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+  await shot('e-not-ours-problems');
+  const mine = rows.filter((r) => r.includes(name));
+  if (mine.length > 0) {
+    throw new Error(`the Problems panel lists ${name}: ${mine.join(' | ').replace(/\s+/g, ' ')}`);
+  }
+  return `no findings, no check kinds offered (${labels.length} other suggestions)`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -428,33 +539,54 @@ async function quickInput(text) {
 async function runCommand(id, title) {
   await page.keyboard.press('F1');
   await quickInput(`>${title}`);
-  const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title.replace(/^.*?: /, '') }).first();
+  const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
   await row.waitFor();
   await page.keyboard.press('Enter');
   log(`ran ${id}`);
 }
 
+async function showProblems() {
+  await runCommand('workbench.panel.markers.view.focus', 'Focus on Problems View');
+  const panel = page.locator('.markers-panel');
+  await panel.waitFor();
+  return panel;
+}
+
 async function openAt(rel, line, col) {
-  // Quick Open understands `path:line:col`.
-  await page.keyboard.press('Escape');
+  // Quick Open (Ctrl+P) for the file, then Go to Line/Column (Ctrl+G). Quick Open's own
+  // `path:line:col` form moves the cursor in the *current* editor when Enter comes before the
+  // file search has answered, so the two steps are kept apart and each is checked.
+  const name = rel.split('/').pop();
   const end = Date.now() + TIMEOUT;
   for (;;) {
-    await page.keyboard.press('Control+P');
-    await quickInput(`${rel}:${line}:${col}`);
-    const name = rel.split('/').pop();
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor();
-    await page.keyboard.press('Enter');
-    await page.waitForTimeout(500);
+    await page.keyboard.press('Escape');
+    if ((await activeEditorPath()) !== rel) {
+      await page.keyboard.press('Control+P');
+      await quickInput(rel);
+      await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: name }).first().waitFor();
+      await page.keyboard.press('Enter');
+      await page.waitForTimeout(300);
+    }
     const now = await activeEditorPath();
-    const status = await cursorStatus();
-    if (now === rel && status.startsWith(`Ln ${line}, Col ${col}`)) {
+    if (now === rel) {
       await page.locator('.monaco-editor.focused').first().waitFor();
-      return;
+      await page.keyboard.press('Control+G');
+      await quickInput(`:${line}:${col}`);
+      await page.waitForTimeout(200);
+      await page.keyboard.press('Enter');
+      await page.waitForTimeout(200);
+      const status = await cursorStatus();
+      if (status.startsWith(`Ln ${line}, Col ${col}`)) {
+        await page.locator('.monaco-editor.focused').first().waitFor();
+        return;
+      }
+      log(`retrying Go to Line ${line}:${col} in ${rel} (${status})`);
+    } else {
+      log(`retrying Quick Open of ${rel} (editor: "${now}")`);
     }
     if (Date.now() > end) {
-      throw new Error(`could not open ${rel} at ${line}:${col} (editor: "${now}", ${status})`);
+      throw new Error(`could not open ${rel} at ${line}:${col} (editor: "${await activeEditorPath()}", ${await cursorStatus()})`);
     }
-    await page.keyboard.press('Escape');
   }
 }
 
@@ -568,7 +700,7 @@ function outputLog(channel) {
 
 function collectLogs() {
   try {
-    writeFileSync(join(ARTIFACTS, 'code-server.log'), serverLog.join(''));
+    launched.forEach(({ logs }, i) => writeFileSync(join(ARTIFACTS, `code-server-${i + 1}.log`), logs.join('')));
     writeFileSync(join(ARTIFACTS, 'evalyaml-output.log'), outputLog('evalyaml'));
     const logs = join(userData, 'logs');
     if (existsSync(logs)) {
