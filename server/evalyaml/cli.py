@@ -13,11 +13,10 @@ from datetime import date
 from pathlib import Path
 
 from evalyaml import __version__
-from evalyaml.analysis.codes import Severity
 from evalyaml.analysis.kinds import FileKind
-from evalyaml.analysis.schemas import schema_text
-from evalyaml.checker import CheckError, check_paths
-from evalyaml.report import RENDERERS
+
+# The checker, the renderers and the schemas are imported where they are used: an editor
+# starting `evalyaml lsp` should not wait for what only `evalyaml check` needs.
 
 _VALIDATE = {"validate-dataset": FileKind.DATASET, "validate-rubric": FileKind.RUBRIC,
              "validate-judge": FileKind.JUDGE}
@@ -31,6 +30,8 @@ def _date(text: str) -> date:
 
 
 def _add_check_options(parser: argparse.ArgumentParser) -> None:
+    from evalyaml.report import RENDERERS
+
     parser.add_argument("--strict", action="store_true", default=None,
                         help="every contract finding is an error (overrides the config file)")
     parser.add_argument("--format", choices=sorted(RENDERERS), default="text",
@@ -71,12 +72,37 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _lsp_fast(argv: list[str]) -> int | None:
+    """`evalyaml lsp [--stdio] [--tcp HOST:PORT] [--log-level L]` without building the full
+    parser (which imports the checker); None for anything else (the full parser decides)."""
+    if argv[:1] != ["lsp"] or any(a in ("-h", "--help") for a in argv):
+        return None
+    parser = argparse.ArgumentParser(prog="evalyaml lsp", add_help=False)
+    parser.add_argument("--stdio", action="store_true")
+    parser.add_argument("--tcp")
+    parser.add_argument("--log-level", default="WARNING",
+                        choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    known, rest = parser.parse_known_args(argv[1:])
+    if rest:
+        return None
+    from evalyaml.lsp.server import run
+
+    return int(run(tcp=known.tcp, log_level=known.log_level))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    fast = _lsp_fast(list(sys.argv[1:] if argv is None else argv))
+    if fast is not None:
+        return fast
+    from evalyaml.checker import CheckError
+
     args = build_parser().parse_args(argv)
     try:
         if args.command == "check" or args.command in _VALIDATE:
             return _check(args)
         if args.command == "schema":
+            from evalyaml.analysis.schemas import schema_text
+
             sys.stdout.write(schema_text(FileKind(args.kind)))
             return 0
         if args.command == "lsp":
@@ -96,6 +122,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    from evalyaml.analysis.codes import Severity
+    from evalyaml.checker import check_paths
+    from evalyaml.report import RENDERERS
+
     result = check_paths(args.paths, strict=args.strict, today=args.today,
                          force_kind=_VALIDATE.get(args.command))
     sys.stdout.write(RENDERERS[args.format](result))

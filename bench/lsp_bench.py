@@ -1,0 +1,537 @@
+"""Language-server benchmark: evalyaml vs yaml-language-server on the same files, same run.
+
+A standard-library LSP client (Content-Length framing over stdio) drives each server through
+one session per dataset size (10, 1,000 and 10,000 generated cases) and measures:
+
+- spawn -> initialize result (median of several spawns);
+- open -> diagnostics: `didOpen` of the dataset until `publishDiagnostics` for version 1;
+- edit -> diagnostics: a one-character edit inside one case (toggling a key typo) until the
+  diagnostics for that version arrive; also an edit that inserts a line (every case below
+  moves), reported separately;
+- completion: `rubric_ref: rubric/` value completion, and key completion in a case;
+- hover on a key;
+- peak RSS of the server process (`VmHWM` from /proc/<pid>/status, Linux).
+
+Both servers get the shipped JSON Schemas: evalyaml has them built in; yaml-language-server
+gets `yaml.schemas` mapping `schemas/dataset.schema.json` to the datasets (no modeline, so
+nothing is fetched). The clients are push-only (like Neovim), UTF-16 positions.
+
+yaml-language-server comes from npm at bench time:
+`npm install --prefix bench/.yls yaml-language-server@2` (done for you when npm is present;
+skipped with a note when it is not). Run: `python bench/lsp_bench.py [--sizes 10 1000 10000]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import queue
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+YLS_DIR = REPO / "bench" / ".yls"
+YLS_BIN = YLS_DIR / "node_modules" / "yaml-language-server" / "bin" / "yaml-language-server"
+TODAY = "2026-11-21"
+
+TARGETS = {  # medians, milliseconds (RSS in MB)
+    "edit 10": 30, "edit 1000": 50, "edit 10000": 100, "open 10000": 1500,
+    "completion": 20, "rss 10000": 300, "initialize": 400,
+}
+
+TOPICS = [
+    ("refund", "How long do I have to return a product I bought online, and who pays shipping?",
+     "States the 30-day return window and links the returns form.",
+     ["Returns are accepted within 30 days of delivery.",
+      "Return shipping is free when the item is defective."]),
+    ("password", "I forgot my dashboard password 😀 and the reset email never arrived.",
+     "Explains the reset flow, suggests checking spam, and offers manual verification.",
+     ["The reset link is on the sign-in page.", "The reset email expires after 30 minutes."]),
+    ("order", "Where is order ORD-{n:06d}? 追跡ページ still says label created.",
+     "Looks up the order and gives a realistic delivery window.",
+     ["Orders ship within two business days.", "Tracking can lag 24 hours behind pickup."]),
+]
+
+
+def case_text(n: int) -> str:
+    topic, question, criteria, facts = TOPICS[n % len(TOPICS)]
+    lines = [
+        f"  - id: {topic}_{n:06d}",
+        f"    input: {question.format(n=n)}",
+        f"    criteria: {criteria}",
+        "    expected_facts:",
+        *[f"      - {fact}" for fact in facts],
+        "    expected:",
+        "      format: text",
+        f"    rubric_ref: rubric/{'factuality@1.2' if n % 3 else 'tone@1.0.0'}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def write_workspace(root: Path, count: int) -> Path:
+    root.mkdir(parents=True)
+    (root / "evalyaml.toml").write_text("", encoding="utf-8")
+    (root / "rubrics").mkdir()
+    (root / "rubrics" / "factuality.yaml").write_text(
+        'id: factuality\nversion: "1.2.0"\ndescription: Facts are right.\nchecks:\n'
+        "  - kind: fact_match\n    threshold: 0.8\nscoring:\n  combine: all_pass\n")
+    (root / "rubrics" / "tone.yaml").write_text(
+        'id: tone\nversion: "1.0.0"\nchecks:\n  - kind: must_not_contain\n    values: [As an AI]\n'
+        "scoring:\n  combine: all_pass\n")
+    (root / "datasets").mkdir()
+    path = root / "datasets" / f"dataset_{count}.yaml"
+    with path.open("w", encoding="utf-8", newline="\n") as out:
+        out.write(f"name: Generated support cases ({count})\nquestions:\n")
+        for n in range(count):
+            out.write(case_text(n))
+    return path
+
+
+# ------------------------------------------------------------------------------ LSP client
+class Client:
+    """Just enough LSP over stdio: requests, notifications, and answers to server requests."""
+
+    def __init__(self, command: list[str], settings: dict[str, Any], cwd: Path,
+                 env: dict[str, str] | None = None) -> None:
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, cwd=cwd, env=env)
+        self.settings = settings
+        self.next_id = 0
+        self.responses: dict[int, queue.Queue[dict[str, Any]]] = {}
+        self.diagnostics: queue.Queue[tuple[float, dict[str, Any]]] = queue.Queue()
+        self.progress_ended = threading.Event()
+        self.lock = threading.Lock()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        stream = self.process.stdout
+        assert stream is not None
+        while True:
+            length = 0
+            while True:
+                line = stream.readline()
+                if not line:
+                    return
+                if line in (b"\r\n", b"\n"):
+                    break
+                name, _, value = line.decode("ascii").partition(":")
+                if name.lower() == "content-length":
+                    length = int(value)
+            message = json.loads(stream.read(length))
+            arrived = time.perf_counter()
+            if "method" in message and "id" in message:
+                self._answer(message)
+            elif "method" in message:
+                if message["method"] == "textDocument/publishDiagnostics":
+                    self.diagnostics.put((arrived, message["params"]))
+                elif message["method"] == "$/progress" and \
+                        (message["params"].get("value") or {}).get("kind") == "end":
+                    self.progress_ended.set()
+            elif "id" in message:
+                waiting = self.responses.get(message["id"])
+                if waiting is not None:
+                    message["_arrived"] = arrived
+                    waiting.put(message)
+
+    def _answer(self, message: dict[str, Any]) -> None:
+        result: Any = None
+        if message["method"] == "workspace/configuration":
+            result = [self.settings.get(item.get("section", ""), None)
+                      for item in message["params"]["items"]]
+        self._send({"jsonrpc": "2.0", "id": message["id"], "result": result})
+
+    def _send(self, payload: dict[str, Any]) -> None:
+        body = json.dumps(payload).encode()
+        with self.lock:
+            assert self.process.stdin is not None
+            self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            self.process.stdin.flush()
+
+    def request(self, method: str, params: Any, timeout: float = 120) -> tuple[float, Any]:
+        """(latency in ms, result)."""
+        self.next_id += 1
+        ident = self.next_id
+        box: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.responses[ident] = box
+        sent = time.perf_counter()
+        self._send({"jsonrpc": "2.0", "id": ident, "method": method, "params": params})
+        reply = box.get(timeout=timeout)
+        del self.responses[ident]
+        return (reply["_arrived"] - sent) * 1000, reply.get("result")
+
+    def notify(self, method: str, params: Any) -> float:
+        sent = time.perf_counter()
+        self._send({"jsonrpc": "2.0", "method": method, "params": params})
+        return sent
+
+    def wait_diagnostics(self, uri: str, version: int | None, after: float,
+                         timeout: float = 300) -> float:
+        """ms from `after` to the first diagnostics for `uri` (at `version`, when the server
+        says which version they are for)."""
+        deadline = time.perf_counter() + timeout
+        while True:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                raise TimeoutError(f"no diagnostics for {uri} v{version}")
+            arrived, params = self.diagnostics.get(timeout=remaining)
+            if params["uri"] != uri or arrived < after:
+                continue
+            got = params.get("version")
+            if got is not None and version is not None and got != version:
+                continue
+            return (arrived - after) * 1000
+
+    def drain(self) -> None:
+        while not self.diagnostics.empty():
+            self.diagnostics.get_nowait()
+
+    def peak_rss_mb(self) -> float:
+        try:
+            status = Path(f"/proc/{self.process.pid}/status").read_text()
+        except OSError:
+            return float("nan")
+        for line in status.splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def close(self) -> None:
+        try:
+            self.request("shutdown", None, timeout=10)
+            self.notify("exit", None)
+            self.process.wait(timeout=10)
+        except Exception:
+            self.process.kill()
+            self.process.wait()
+
+
+CAPABILITIES: dict[str, Any] = {
+    "textDocument": {
+        "synchronization": {"dynamicRegistration": False, "didSave": False},
+        "publishDiagnostics": {"relatedInformation": True, "versionSupport": True},
+        "completion": {"completionItem": {"snippetSupport": True,
+                                          "documentationFormat": ["markdown", "plaintext"]}},
+        "hover": {"contentFormat": ["markdown", "plaintext"]},
+        "definition": {}, "documentSymbol": {"hierarchicalDocumentSymbolSupport": True},
+    },
+    "workspace": {"configuration": True, "didChangeConfiguration": {},
+                  "workspaceFolders": True},
+    "window": {"workDoneProgress": True},
+}
+
+
+@dataclass
+class Server:
+    name: str
+    command: list[str]
+    settings: dict[str, Any]
+    env: dict[str, str] | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def evalyaml_server() -> Server:
+    env = {**os.environ, "EVALYAML_TODAY": TODAY}
+    return Server("evalyaml", [sys.executable, "-m", "evalyaml", "lsp"], {"evalyaml": {}}, env)
+
+
+def yls_server(schema_dir: Path) -> Server | None:
+    if not YLS_BIN.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            print("note: npm is not available; yaml-language-server is skipped")
+            return None
+        print("installing yaml-language-server@2 into bench/.yls ...", flush=True)
+        done = subprocess.run([npm, "install", "--prefix", str(YLS_DIR),
+                               "yaml-language-server@2"], capture_output=True, text=True,
+                              check=False)
+        if done.returncode != 0 or not YLS_BIN.exists():
+            print("note: npm install of yaml-language-server failed; it is skipped\n"
+                  + done.stderr[-500:])
+            return None
+    node = shutil.which("node")
+    if node is None:
+        print("note: node is not available; yaml-language-server is skipped")
+        return None
+    schemas = {(schema_dir / "dataset.schema.json").as_uri(): ["**/datasets/*.yaml"],
+               (schema_dir / "rubric.schema.json").as_uri(): ["**/rubrics/*.yaml"]}
+    settings = {"yaml": {"schemas": schemas, "validate": True, "completion": True,
+                         "hover": True, "schemaStore": {"enable": False}}}
+    return Server("yaml-language-server", [node, str(YLS_BIN), "--stdio"], settings)
+
+
+# ------------------------------------------------------------------------------ measuring
+def wait_ready(client: Client, server: Server) -> None:
+    """Until the server is loaded and its initial indexing is done (evalyaml reports it with
+    `$/progress`; for the other server, a round trip and a pause)."""
+    client.request("workspace/symbol", {"query": "zzz"})
+    if server.name == "evalyaml":
+        client.progress_ended.wait(120)
+    time.sleep(0.3)
+
+
+def initialize(client: Client, root: Path) -> float:
+    latency, _ = client.request("initialize", {
+        "processId": os.getpid(), "rootUri": root.as_uri(), "capabilities": CAPABILITIES,
+        "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
+        "clientInfo": {"name": "lsp_bench"}})
+    spawn_to_result = (time.perf_counter() - client.started) * 1000
+    client.notify("initialized", {})
+    client.notify("workspace/didChangeConfiguration", {"settings": client.settings})
+    del latency
+    return spawn_to_result
+
+
+def locate(text: str, needle: str, start: int = 0) -> tuple[int, int]:
+    """(line, code-point column) of the first `needle` at or after offset `start`."""
+    at = text.index(needle, start)
+    return text.count("\n", 0, at), at - (text.rfind("\n", 0, at) + 1)
+
+
+@dataclass
+class Result:
+    initialize: list[float] = field(default_factory=list)
+    first: list[float] = field(default_factory=list)
+    open: dict[int, float] = field(default_factory=dict)
+    edit: dict[int, list[float]] = field(default_factory=dict)
+    edit_line: dict[int, list[float]] = field(default_factory=dict)
+    completion_ref: dict[int, list[float]] = field(default_factory=dict)
+    completion_key: dict[int, list[float]] = field(default_factory=dict)
+    hover: dict[int, list[float]] = field(default_factory=dict)
+    rss: dict[int, float] = field(default_factory=dict)
+    ref_items: dict[int, int] = field(default_factory=dict)
+
+
+def run_size(server: Server, size: int, base: Path, result: Result, *, edits: int,
+             queries: int) -> None:
+    root = base / f"{server.name}-{size}"
+    path = write_workspace(root, size)
+    text = path.read_text("utf-8")
+    uri = path.as_uri()
+    client = Client(server.command, server.settings, root, server.env)
+    try:
+        result.initialize.append(initialize(client, root))
+        wait_ready(client, server)
+        client.drain()
+        sent = client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "yaml", "version": 1, "text": text}})
+        result.open[size] = client.wait_diagnostics(uri, 1, sent)
+        time.sleep(0.3)
+        version = 1
+        rng = random.Random(size)
+
+        def change(make: Callable[[str], tuple[int, int, int, int, str, str]]) -> float:
+            nonlocal version, text
+            line, start, end_line, end, new, new_text = make(text)
+            version += 1
+            text = new_text
+            client.drain()
+            sent = client.notify("textDocument/didChange", {
+                "textDocument": {"uri": uri, "version": version},
+                "contentChanges": [{"range": {"start": {"line": line, "character": start},
+                                              "end": {"line": end_line, "character": end}},
+                                    "text": new}]})
+            return client.wait_diagnostics(uri, version, sent)
+
+        def typo(current: str) -> tuple[int, int, int, int, str, str]:
+            """Toggle `expected_facts` <-> `expected_factz` in a random case."""
+            case = rng.randrange(size)
+            marker = f"_{case:06d}\n"
+            at = current.index(marker)
+            key_at = current.index("    expected_fact", at)
+            char_at = key_at + len("    expected_fact")
+            old = current[char_at]
+            new = "z" if old == "s" else "s"
+            line = current.count("\n", 0, char_at)
+            col = char_at - (current.rfind("\n", 0, char_at) + 1)
+            return line, col, line, col + 1, new, current[:char_at] + new + current[char_at + 1:]
+
+        def newline(current: str) -> tuple[int, int, int, int, str, str]:
+            """Insert an empty line after a random case's criteria (every case below moves)."""
+            case = rng.randrange(size)
+            at = current.index(f"_{case:06d}\n")
+            crit = current.index("\n", current.index("    criteria:", at))
+            line = current.count("\n", 0, crit)
+            col = crit - (current.rfind("\n", 0, crit) + 1)
+            return line, col, line, col, "\n", current[:crit] + "\n" + current[crit:]
+
+        result.edit[size] = [change(typo) for _ in range(edits)]
+        result.edit_line[size] = [change(newline) for _ in range(max(3, edits // 3))]
+
+        # completion at `rubric_ref: rubric/|` in the middle case; key completion and hover
+        # on `criteria` of that case
+        case_at = text.index(f"_{size // 2:06d}\n")
+        ref_line, _ = locate(text, "    rubric_ref: ", case_at)
+        crit_line, _ = locate(text, "    criteria:", case_at)
+        client.drain()
+        refs, keys, hovers = [], [], []
+        for _ in range(queries):
+            ms, answer = client.request("textDocument/completion", {
+                "textDocument": {"uri": uri},
+                "position": {"line": ref_line, "character": len("    rubric_ref: rubric/")}})
+            refs.append(ms)
+            items = answer.get("items", []) if isinstance(answer, dict) else answer or []
+            result.ref_items[size] = len(items)
+        for _ in range(queries):
+            ms, _ = client.request("textDocument/completion", {
+                "textDocument": {"uri": uri}, "position": {"line": crit_line, "character": 6}})
+            keys.append(ms)
+            ms, _ = client.request("textDocument/hover", {
+                "textDocument": {"uri": uri}, "position": {"line": crit_line, "character": 6}})
+            hovers.append(ms)
+        result.completion_ref[size] = refs
+        result.completion_key[size] = keys
+        result.hover[size] = hovers
+        result.rss[size] = client.peak_rss_mb()
+    finally:
+        client.close()
+
+
+def spawn_initialize(server: Server, base: Path, runs: int, result: Result) -> None:
+    """Fresh processes: spawn -> initialize result, and spawn -> first diagnostics of a
+    10-case file opened right after `initialized` (what an editor does at start)."""
+    root = base / f"{server.name}-init"
+    if not root.exists():
+        write_workspace(root, 10)
+    path = root / "datasets" / "dataset_10.yaml"
+    for _ in range(runs):
+        client = Client(server.command, server.settings, root, server.env)
+        try:
+            result.initialize.append(initialize(client, root))
+            client.notify("textDocument/didOpen", {"textDocument": {
+                "uri": path.as_uri(), "languageId": "yaml", "version": 1,
+                "text": path.read_text("utf-8")}})
+            client.wait_diagnostics(path.as_uri(), 1, client.started)
+            result.first.append((time.perf_counter() - client.started) * 1000)
+        finally:
+            client.close()
+
+
+# ------------------------------------------------------------------------------ report
+def med(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def fmt(value: float, unit: str = "ms") -> str:
+    if math.isnan(value):
+        return "-"
+    return f"{value:,.0f} {unit}" if value >= 10 else f"{value:.1f} {unit}"
+
+
+def table(sizes: list[int], results: dict[str, Result]) -> tuple[str, list[str]]:
+    names = list(results)
+    rows: list[tuple[str, list[str], str]] = []
+    ev = results.get("evalyaml")
+    failures: list[str] = []
+
+    def target(key: str, value: float, limit: float) -> str:
+        ok = value <= limit
+        if not ok:
+            failures.append(f"{key}: {value:.0f} > {limit}")
+        return ("ok" if ok else "MISSED") + f" (<= {limit:g})"
+
+    init = [med(results[n].initialize) for n in names]
+    rows.append(("spawn -> initialize result", [fmt(v) for v in init],
+                 target("initialize", init[0], TARGETS["initialize"]) if ev else ""))
+    rows.append(("spawn -> first diagnostics, 10 cases",
+                 [fmt(med(results[n].first)) for n in names], ""))
+    for size in sizes:
+        values = [results[n].open.get(size, float("nan")) for n in names]
+        goal = target(f"open {size}", values[0], TARGETS["open 10000"]) \
+            if ev and size == 10_000 else ""
+        rows.append((f"open -> diagnostics, {size:,} cases", [fmt(v) for v in values], goal))
+    for size in sizes:
+        values = [med(results[n].edit.get(size, [])) for n in names]
+        key = f"edit {size}"
+        goal = target(key, values[0], TARGETS[key]) if ev and key in TARGETS else ""
+        rows.append((f"edit -> diagnostics, {size:,} cases", [fmt(v) for v in values], goal))
+    for size in sizes:
+        values = [med(results[n].edit_line.get(size, [])) for n in names]
+        rows.append((f"new line -> diagnostics, {size:,}", [fmt(v) for v in values], ""))
+    for size in sizes:
+        values = [med(results[n].completion_ref.get(size, [])) for n in names]
+        goal = target(f"completion {size}", values[0], TARGETS["completion"]) if ev else ""
+        counts = [results[n].ref_items.get(size, 0) for n in names]
+        rows.append((f"completion rubric_ref, {size:,}",
+                     [f"{fmt(v)} ({c} items)" for v, c in zip(values, counts, strict=True)],
+                     goal))
+    for size in sizes:
+        values = [med(results[n].completion_key.get(size, [])) for n in names]
+        goal = target(f"completion key {size}", values[0], TARGETS["completion"]) if ev else ""
+        rows.append((f"completion key, {size:,} cases", [fmt(v) for v in values], goal))
+    for size in sizes:
+        values = [med(results[n].hover.get(size, [])) for n in names]
+        rows.append((f"hover key, {size:,} cases", [fmt(v) for v in values], ""))
+    for size in sizes:
+        values = [results[n].rss.get(size, float("nan")) for n in names]
+        goal = target("rss 10000", values[0], TARGETS["rss 10000"]) \
+            if ev and size == 10_000 else ""
+        rows.append((f"peak RSS, {size:,} cases", [fmt(v, "MB") for v in values], goal))
+    widths = [max(len(r[0]) for r in rows)] + [
+        max(len(names[i]), *(len(r[1][i]) for r in rows)) for i in range(len(names))]
+    lines = ["  ".join(["".ljust(widths[0]), *(n.rjust(w) for n, w in
+                                                zip(names, widths[1:], strict=True)),
+                        "evalyaml target"])]
+    for label, values, goal in rows:
+        lines.append("  ".join([label.ljust(widths[0]),
+                                *(v.rjust(w) for v, w in zip(values, widths[1:], strict=True)),
+                                goal]))
+    return "\n".join(lines), failures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 1000, 10_000])
+    parser.add_argument("--edits", type=int, default=15, help="edits per size")
+    parser.add_argument("--queries", type=int, default=15, help="completions/hovers per size")
+    parser.add_argument("--spawns", type=int, default=5, help="spawns for initialize time")
+    parser.add_argument("--no-yls", action="store_true", help="evalyaml only")
+    args = parser.parse_args(argv)
+    servers = [evalyaml_server()]
+    if not args.no_yls:
+        yls = yls_server(REPO / "schemas")
+        if yls is not None:
+            servers.append(yls)
+    results: dict[str, Result] = {}
+    with tempfile.TemporaryDirectory(prefix="lsp-bench-") as tmp:
+        base = Path(tmp)
+        for server in servers:
+            result = Result()
+            for size in args.sizes:
+                print(f"{server.name}: {size:,} cases ...", flush=True)
+                try:
+                    run_size(server, size, base, result, edits=args.edits,
+                             queries=args.queries)
+                except (TimeoutError, queue.Empty) as err:
+                    print(f"  {server.name} at {size:,} cases: timed out ({err})")
+            result.initialize = []
+            spawn_initialize(server, base, args.spawns, result)
+            results[server.name] = result
+    report, failures = table(args.sizes, results)
+    print()
+    print(report)
+    print()
+    print("medians; edit = one character changed inside one case; new line = a line break "
+          "inserted in one case (every case below it moves)")
+    if failures:
+        print("targets missed: " + "; ".join(failures))
+        return 1
+    print("all evalyaml targets met")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

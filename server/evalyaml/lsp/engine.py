@@ -1,0 +1,435 @@
+"""The analysis engine: one worker thread that owns every call that changes the index.
+
+Threading model (see docs/_lsp_architecture.md):
+
+- The asyncio event loop (pygls) receives messages, keeps the open documents' text
+  (`DocumentStore`), answers requests and sends everything to the client. It never analyses.
+- The engine thread (this module) takes work from three queues, highest priority first:
+  tasks (settings, configuration, an installed index), open documents to analyse, and closed
+  files to re-read from disk. Document work is coalesced per document and always reads the
+  *latest* text when it starts, so a burst of keystrokes costs one analysis, and a result for
+  a version that has meanwhile been superseded is dropped before it is published.
+- The indexer thread builds a complete index in the background (progress is reported to the
+  client) and hands it to the engine as a task; until then the open documents are analysed
+  against a small index of their own and get their own findings at once, without cross-file
+  findings that an unfinished index would get wrong.
+
+Results go back to the event loop through `loop.call_soon_threadsafe`; only the loop writes to
+the client.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from evalyaml.analysis.analyze import analyze_text
+from evalyaml.analysis.dataset import CaseCache
+from evalyaml.analysis.findings import Finding
+from evalyaml.analysis.model import FileAnalysis
+from evalyaml.analysis.options import Options
+from evalyaml.analysis.text import LineIndex
+from evalyaml.lsp import convert
+from evalyaml.lsp.documents import Document, path_to_uri
+from evalyaml.lsp.index import EditorWorkspace, index_workers
+from evalyaml.lsp.positions import PositionMapper
+from evalyaml.lsp.settings import Settings
+from evalyaml.workspace.index import normalize
+
+if TYPE_CHECKING:
+    from evalyaml.lsp.app import EvalServer
+
+log = logging.getLogger(__name__)
+
+LARGE_TEXT = 1_000_000  # characters: after analysing more, keep the collector off the results
+
+FAILURES = frozenset(
+    m.strip() for m in os.environ.get("EVALYAML_LSP_FAIL", "").split(",") if m.strip())
+
+
+def today_override() -> date | None:
+    """`EVALYAML_TODAY=YYYY-MM-DD` pins the clock (tests, reproducible demos)."""
+    raw = os.environ.get("EVALYAML_TODAY")
+    if not raw:
+        return None
+    try:
+        return date.fromisoformat(raw)
+    except ValueError:
+        log.warning("EVALYAML_TODAY=%r is not a date (YYYY-MM-DD); using today", raw)
+        return None
+
+
+@dataclass(slots=True)
+class Report:
+    """The diagnostics of one file at one version, as last computed."""
+
+    uri: str
+    path: Path | None
+    version: int | None  # the document version (None for a closed file)
+    findings: list[Finding]
+    diagnostics: list[types.Diagnostic]
+    key: int  # hash of the findings: same findings, same result id
+    result_id: str = ""
+    analysis: FileAnalysis | None = None
+    open: bool = True
+    dependent: bool = False  # re-reported because another file changed
+
+
+@dataclass(slots=True)
+class _Indexing:
+    roots: list[Path]
+    settings: Settings
+    generation: int
+    token: str = field(default="")
+
+
+class Engine:
+    def __init__(self, server: EvalServer) -> None:
+        self.server = server
+        self.today = today_override()
+        self.settings = Settings()
+        self.roots: list[Path] = []
+        self.workspace = EditorWorkspace([], self.settings, self.today)
+        self.ready = False  # the full index is installed
+        self.generation = 0  # bumped by every re-index; an older index is never installed
+        self._cond = threading.Condition()
+        self._tasks: list[Callable[[], None]] = []
+        self._docs: dict[str, bool] = {}  # uri -> forced
+        self._paths: dict[Path, None] = {}
+        self._to_report: dict[Path, None] = {}  # lowest priority: report after an install
+        self._caches: dict[str, CaseCache] = {}
+        self._analysed: dict[str, int | None] = {}  # uri -> version analysed
+        self.analyses: dict[str, tuple[int | None, FileAnalysis | None]] = {}
+        self._open_paths: dict[Path, str] = {}  # normalised path -> uri of open documents
+        self._disk_lines: dict[Path, tuple[int, int, LineIndex]] = {}
+        self._stopped = False
+        self._busy = False
+        self._thread = threading.Thread(target=self._run, name="evalyaml-engine", daemon=True)
+        self._thread.start()
+
+    # ------------------------------------------------------------------ scheduling (any thread)
+    def analyse(self, uri: str, *, force: bool = False) -> None:
+        with self._cond:
+            self._docs[uri] = self._docs.get(uri, False) or force
+            self._cond.notify()
+
+    def refresh(self, path: Path) -> None:
+        with self._cond:
+            self._paths[normalize(path)] = None
+            self._cond.notify()
+
+    def task(self, job: Callable[[], None]) -> None:
+        with self._cond:
+            self._tasks.append(job)
+            self._cond.notify()
+
+    def stop(self) -> None:
+        with self._cond:
+            self._stopped = True
+            self._cond.notify()
+
+    def idle(self) -> bool:
+        with self._cond:
+            return not (self._tasks or self._docs or self._paths or self._to_report
+                        or self._busy)
+
+    def _report_one(self, path: Path) -> None:
+        self._report_paths({path})
+
+    # ------------------------------------------------------------------ the worker
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not (self._tasks or self._docs or self._paths or self._to_report) \
+                        and not self._stopped:
+                    self._busy = False
+                    self._cond.wait()
+                if self._stopped:
+                    return
+                self._busy = True
+                job: Callable[[], None]
+                if self._tasks:
+                    job = self._tasks.pop(0)
+                elif self._docs:
+                    uri = next(iter(self._docs))
+                    forced = self._docs.pop(uri)
+                    job = _bind_doc(self._analyse_document, uri, forced)
+                elif self._paths:
+                    path = next(iter(self._paths))
+                    del self._paths[path]
+                    job = _bind_path(self._refresh_path, path)
+                else:
+                    path = next(iter(self._to_report))
+                    del self._to_report[path]
+                    job = _bind_path(self._report_one, path)
+            try:
+                job()
+            except Exception:  # a failing job must never stop the engine
+                log.exception("evalyaml engine job failed")
+
+    def _options(self) -> Options:
+        return Options(strict=bool(self.settings.strict),
+                       freshness_days=self.settings.freshness_days or 90,
+                       today=self.today or date.today())
+
+    def _analyse_document(self, uri: str, forced: bool) -> None:
+        doc = self.server.store.get(uri)
+        if doc is None:
+            return
+        if not forced and uri in self._analysed and self._analysed[uri] == doc.version:
+            return
+        try:
+            self._analyse_current(uri, doc)
+        except Exception:
+            # Log it and answer empty for this version, so that nobody waits forever.
+            log.exception("analysing %s failed", uri)
+            self._analysed[uri] = doc.version
+            self.analyses[uri] = (doc.version, None)
+            self._deliver(self._report(uri, doc.path, doc, [], None))
+
+    def _analyse_current(self, uri: str, doc: Document) -> None:
+        if "analysis" in FAILURES:
+            raise RuntimeError("injected failure in analysis")
+        collecting = gc.isenabled()
+        gc.disable()  # an analysis builds many objects that live on: don't rescan them now
+        try:
+            self._analyse_now(uri, doc)
+        finally:
+            if collecting:
+                gc.enable()
+                if len(doc.text) > LARGE_TEXT:
+                    gc.freeze()  # a large document's results are long-lived
+
+    def _analyse_now(self, uri: str, doc: Document) -> None:
+        started = time.perf_counter()
+        cache = self._caches.setdefault(uri, CaseCache())
+        changed: set[Path] = set()
+        analysis: FileAnalysis | None
+        if doc.path is None:
+            analysis = analyze_text(doc.text, None, self._options(), cache)
+            findings = list(analysis.findings)
+        else:
+            key = normalize(doc.path)
+            self._open_paths[key] = uri
+            changed = self.workspace.set_text(key, doc.text, cache)
+            analysis = self.workspace.analysis(key)
+            findings = self._findings(key)
+        self._analysed[uri] = doc.version
+        self.analyses[uri] = (doc.version, analysis)
+        self._deliver(self._report(uri, doc.path, doc, findings, analysis))
+        log.debug("analysed %s v%s in %.1f ms", uri, doc.version,
+                  (time.perf_counter() - started) * 1000)
+        if doc.path is not None:
+            self._report_paths(changed - {normalize(doc.path)})
+
+    def _refresh_path(self, path: Path) -> None:
+        if path in self._open_paths:
+            return  # the editor's buffer wins over the disk
+        changed = self.workspace.refresh(path)
+        self._report_paths(changed | {path})
+
+    def closed(self, uri: str, path: Path | None) -> None:
+        """The editor closed a document: the disk copy takes over (engine thread)."""
+        self._caches.pop(uri, None)
+        self._analysed.pop(uri, None)
+        self.analyses.pop(uri, None)
+        if path is None:
+            return
+        key = normalize(path)
+        self._open_paths.pop(key, None)
+        changed = self.workspace.close(key)
+        self._report_paths(changed | {key})
+
+    # ------------------------------------------------------------------ findings and reports
+    def _findings(self, key: Path) -> list[Finding]:
+        if self.ready:
+            return self.workspace.findings(key)
+        # Before the full index is in, cross-file findings would be wrong (an id defined in a
+        # file not yet read looks unknown): give the file's own findings only.
+        analysis = self.workspace.analysis(key)
+        own = list(analysis.findings) if analysis is not None else []
+        problem = self.workspace.problem(key)
+        if problem is not None:
+            own.insert(0, problem)
+        return sorted(own, key=lambda f: (f.span.start, f.span.end, f.code, f.message))
+
+    def _report(self, uri: str, path: Path | None, doc: Document | None,
+                findings: list[Finding], analysis: FileAnalysis | None) -> Report:
+        encoding = self.server.encoding
+        mapper = doc.mapper(encoding) if doc is not None else (
+            self.mapper_for(path) if path is not None else PositionMapper("", encoding))
+        related = self.server.related_support
+        diagnostics = convert.diagnostics(findings, mapper, uri, self.mapper_for,
+                                          related_support=related)
+        return Report(uri, path, doc.version if doc is not None else None, findings,
+                      diagnostics, hash(tuple(findings)), analysis=analysis,
+                      open=doc is not None)
+
+    def _report_paths(self, paths: set[Path]) -> None:
+        """Reports for files other than the one just analysed (dependents, closed files)."""
+        for path in sorted(paths):
+            uri = self._open_paths.get(path)
+            if uri is not None:
+                doc = self.server.store.get(uri)
+                if doc is None or self._analysed.get(uri) != doc.version:
+                    continue  # an analysis of the newer version is queued and will report
+                report = self._report(uri, doc.path, doc, self._findings(path),
+                                      self.workspace.analysis(path))
+                report.dependent = True
+                self._deliver(report)
+                continue
+            analysis = self.workspace.analysis(path)
+            findings = self._findings(path) if analysis is not None or \
+                self.workspace.problem(path) is not None else []
+            report = self._report(path_to_uri(path), path, None, findings, analysis)
+            report.dependent = True
+            self._deliver(report)
+
+    def _deliver(self, report: Report) -> None:
+        self.server.post(self.server.deliver, report)
+
+    def mapper_for(self, path: Path) -> PositionMapper:
+        """Positions in another file: its open buffer, else its text on disk."""
+        key = normalize(path)
+        uri = self._open_paths.get(key)
+        doc = self.server.store.get(uri) if uri else None
+        if doc is not None:
+            return doc.mapper(self.server.encoding)
+        try:
+            stat = key.stat()
+            cached = self._disk_lines.get(key)
+            if cached is None or cached[:2] != (stat.st_mtime_ns, stat.st_size):
+                text = key.read_bytes().decode("utf-8", errors="replace")
+                cached = (stat.st_mtime_ns, stat.st_size, LineIndex(text))
+                self._disk_lines[key] = cached
+            return PositionMapper(cached[2], self.server.encoding)
+        except OSError:
+            return PositionMapper("", self.server.encoding)
+
+    # ------------------------------------------------------------------ indexing
+    def reindex(self, roots: list[Path], settings: Settings) -> None:
+        """Build a new index in the background; install it when complete (any thread)."""
+        with self._cond:
+            self.generation += 1
+            job = _Indexing(list(roots), settings, self.generation)
+            self.roots = list(roots)
+        if not self.ready and settings != self.settings:
+            self.task(lambda: self._early_settings(settings))
+        thread = threading.Thread(target=self._index, args=(job,), name="evalyaml-indexer",
+                                  daemon=True)
+        thread.start()
+
+    def _index(self, job: _Indexing) -> None:
+        progress = self.server.progress_reporter("Indexing eval files")
+        try:
+            # Open documents first: give the engine the processor until the documents the
+            # client opened with the workspace are analysed and published.
+            time.sleep(0.05)
+            deadline = time.monotonic() + 30
+            while not self.idle() and time.monotonic() < deadline:
+                time.sleep(0.02)
+            log.debug("indexing starts (engine idle: %s)", self.idle())
+            started = time.perf_counter()
+            workspace = EditorWorkspace(job.roots, job.settings, self.today,
+                                        workers=index_workers(job.roots))
+            snapshot: Future[list[tuple[Path, str, FileAnalysis | None, Options]]] = Future()
+            self.task(lambda: snapshot.set_result(self._open_snapshot()))
+            try:
+                adopted = snapshot.result(timeout=60)
+            except TimeoutError:
+                adopted = []  # the engine is stuck on something big: index them twice
+            count = 0
+            for path, text, analysis, options in adopted:
+                if workspace.options(path) == options:  # same settings: still valid
+                    workspace.adopt(path, text, analysis)  # not read or analysed again
+                    count += 1
+            log.debug("adopted %d open documents", count)
+            workspace.index_all(progress=progress.report)
+            log.info("indexed %d files in %.2f s", len(workspace.paths()),
+                     time.perf_counter() - started)
+        except Exception:
+            log.exception("indexing failed")
+            progress.done("indexing failed")
+            return
+        progress.done(f"{len(workspace.eval_files())} eval files")
+        self.task(lambda: self._install(job, workspace))
+
+    def _open_snapshot(self) -> list[tuple[Path, str, FileAnalysis | None, Options]]:
+        """The open documents as last analysed, with the options they were analysed with
+        (engine thread)."""
+        out: list[tuple[Path, str, FileAnalysis | None, Options]] = []
+        for path, uri in self._open_paths.items():
+            doc = self.server.store.get(uri)
+            analysed = self.analyses.get(uri)
+            if doc is not None and analysed is not None and analysed[0] == doc.version:
+                out.append((path, doc.text, analysed[1], self.workspace.options(path)))
+        return out
+
+    def _install(self, job: _Indexing, workspace: EditorWorkspace) -> None:
+        if job.generation != self.generation:
+            return  # settings changed again while indexing: a newer index is on its way
+        before = set(self.workspace.eval_files())
+        self.settings = job.settings
+        self.workspace = workspace
+        self.ready = True
+        for path, uri in list(self._open_paths.items()):
+            doc = self.server.store.get(uri)
+            if doc is None:
+                continue
+            if workspace.is_open(path) and self.analyses.get(uri, (None, None))[0] == \
+                    doc.version and workspace.analysis(path) is self.analyses[uri][1]:
+                continue  # adopted at this very version
+            workspace.set_text(path, doc.text, self._caches.setdefault(uri, CaseCache()))
+            self._analysed[uri] = doc.version
+            self.analyses[uri] = (doc.version, workspace.analysis(path))
+        for doc in self.server.store.all():
+            if doc.path is None:
+                self.analyse(doc.uri, force=True)
+        after = set(workspace.eval_files())
+        self._report_paths(set(self._open_paths))  # the open documents first, at once
+        with self._cond:  # then every other file, one job each, after any editing work
+            self._to_report.clear()
+            for path in sorted((before | after) - set(self._open_paths)):
+                self._to_report[path] = None
+            self._cond.notify()
+        if gc.isenabled():
+            gc.freeze()  # the index is long-lived: keep the collector from rescanning it
+        self.server.post(self.server.index_installed)
+
+    def _early_settings(self, settings: Settings) -> None:
+        """Settings that arrive before the first index: the open documents' interim index
+        takes them at once (engine thread)."""
+        if self.ready:
+            return
+        self.settings = settings
+        self.workspace = EditorWorkspace([], settings, self.today)
+        for uri in list(self._open_paths.values()):
+            self.analyse(uri, force=True)
+
+    def configure(self, settings: Settings) -> None:
+        """New editor settings: re-index with them (settings change rarely)."""
+        self.reindex(self.roots, settings)
+
+    def reload(self) -> None:
+        """The configuration file changed."""
+        self.reindex(self.roots, self.settings)
+
+
+def _bind_doc(fn: Callable[[str, bool], None], uri: str, forced: bool) -> Callable[[], None]:
+    return lambda: fn(uri, forced)
+
+
+def _bind_path(fn: Callable[[Path], None], path: Path) -> Callable[[], None]:
+    return lambda: fn(path)
+

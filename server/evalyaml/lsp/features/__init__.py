@@ -1,0 +1,1 @@
+"""LSP features, one module each; all pure functions over the server state."""

@@ -1,0 +1,108 @@
+"""What is under the cursor, for hover and navigation: a reference, a definition's id, a key or
+a value, read from the current text (never from a parse of an older version)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.model import Definition, FileAnalysis, Reference
+from evalyaml.analysis.references import parse_reference
+from evalyaml.analysis.text import Position, Span
+from evalyaml.lsp.context import Context, Reader
+from evalyaml.lsp.documents import Document
+
+REFERENCE_KEYS = {"rubric_ref": FileKind.RUBRIC, "judge_prompt_ref": FileKind.JUDGE}
+_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class RefAt:
+    """A reference at the cursor: the parsed reference and where its id is written."""
+
+    reference: Reference
+    id_span: Span | None  # the `<id>` part, for rename
+
+
+def context(doc: Document, pos: Position) -> Context | None:
+    return Reader(doc.lines, doc.outline).context(pos.line, pos.character)
+
+
+def reference_at(doc: Document, pos: Position) -> RefAt | None:
+    ctx = context(doc, pos)
+    if ctx is None or not ctx.in_value or not ctx.path:
+        return None
+    key = ctx.path[-1]
+    if not isinstance(key, str) or key not in REFERENCE_KEYS:
+        return None
+    target = REFERENCE_KEYS[key]
+    line = doc.lines.line_text(pos.line)
+    raw = line[ctx.start_col:ctx.end_col]
+    if not raw:
+        return None
+    span = Span(Position(pos.line, ctx.start_col), Position(pos.line, ctx.end_col))
+    parsed = parse_reference(raw, target)
+    owner = "?"
+    if isinstance(parsed, str):
+        return RefAt(Reference(target, raw, span, "case", owner, None, None), None)
+    ref_id, pin = parsed
+    slash = raw.index("/")
+    id_span = Span(Position(pos.line, ctx.start_col + slash + 1),
+                   Position(pos.line, ctx.start_col + slash + 1 + len(ref_id)))
+    origin = "case" if target is FileKind.RUBRIC and ctx.path[:1] == ["questions"] else (
+        "composite" if target is FileKind.RUBRIC else "llm_judge")
+    return RefAt(Reference(target, raw, span, origin, owner, ref_id, pin), id_span)
+
+
+def definition_at(analysis: FileAnalysis | None, pos: Position) -> Definition | None:
+    """The rubric or judge whose `id` (or `version`) value is under the cursor."""
+    if analysis is None:
+        return None
+    for definition in analysis.definitions:
+        spans = [definition.id_span, definition.version_span]
+        if any(s is not None and s.contains(pos) for s in spans):
+            return definition
+    return None
+
+
+def id_inner_span(doc_text_line: str, span: Span, ident: str) -> Span:
+    """The id's characters inside its value span (quotes left out)."""
+    width = span.end.character - span.start.character
+    if span.start.line == span.end.line and width == len(ident) + 2:
+        return Span(Position(span.start.line, span.start.character + 1),
+                    Position(span.end.line, span.end.character - 1))
+    return span
+
+
+def reference_id_span(ref: Reference) -> Span | None:
+    """Where the `<id>` of a reference is written (single-line scalars only)."""
+    span = ref.span
+    if span.start.line != span.end.line or ref.id is None:
+        return None
+    width = span.end.character - span.start.character
+    if width == len(ref.raw):
+        start = span.start.character
+    elif width == len(ref.raw) + 2:
+        start = span.start.character + 1
+    else:
+        return None
+    slash = ref.raw.find("/")
+    if slash < 0:
+        return None
+    begin = start + slash + 1
+    return Span(Position(span.start.line, begin), Position(span.start.line, begin + len(ref.id)))
+
+
+def valid_id(name: str) -> bool:
+    return bool(_ID.match(name))
+
+
+def relative(path: Path, root: Path | None) -> str:
+    if root is not None:
+        try:
+            return path.relative_to(root).as_posix()
+        except ValueError:
+            pass
+    return path.name

@@ -1,0 +1,118 @@
+"""Walking the shipped schemas along a YAML path, for completion and hover.
+
+A path is what `context` produces: keys and `ITEM` markers from the root of a file of a known
+kind. The check union is resolved by the check's `kind` when it is known (then the kind's own
+closed schema, shared base included) and otherwise by looking a key up in every kind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.schemas import (
+    CHECK_KINDS,
+    check_schema,
+    known_properties,
+    resolve_local,
+    schema,
+    subschema,
+)
+from evalyaml.lsp.context import ITEM, PathPart
+
+Schema = dict[str, Any]
+
+_CHECK_REF = "#/$defs/check"
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    kind: FileKind
+    schema: Schema
+    is_check: bool = False  # the check union (resolve with the check's kind)
+
+
+def root(kind: FileKind) -> Node:
+    return Node(kind, schema(kind))
+
+
+def _resolve(kind: FileKind, node: Schema) -> Node:
+    if node.get("$ref") == _CHECK_REF:
+        return Node(kind, subschema(kind, "/$defs/check"), is_check=True)
+    return Node(kind, resolve_local(kind, node))
+
+
+def check_node(kind_name: str | None) -> Node:
+    """The schema of one check: its kind's own schema, or the shared base for other kinds."""
+    found = check_schema(kind_name) if kind_name else None
+    if found is not None:
+        return Node(FileKind.RUBRIC, found)
+    return Node(FileKind.RUBRIC, subschema(FileKind.RUBRIC, "/$defs/check_base"))
+
+
+def properties(node: Node, check_kind: str | None = None) -> dict[str, Schema]:
+    if node.is_check:
+        return known_properties(FileKind.RUBRIC, check_node(check_kind).schema)
+    return known_properties(node.kind, node.schema)
+
+
+def required(node: Node, check_kind: str | None = None) -> list[str]:
+    if node.is_check:
+        target = check_node(check_kind).schema
+        base = subschema(FileKind.RUBRIC, "/$defs/check_base")
+        return list(dict.fromkeys([*base.get("required", []), *target.get("required", [])]))
+    names = list(node.schema.get("required", []))
+    ref = node.schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/"):
+        names = [*subschema(node.kind, ref[1:]).get("required", []), *names]
+    return list(dict.fromkeys(names))
+
+
+def child(node: Node, part: PathPart, check_kind: str | None = None) -> Node | None:
+    if part == ITEM:
+        items = node.schema.get("items")
+        return _resolve(node.kind, items) if isinstance(items, dict) else None
+    assert isinstance(part, str)
+    if node.is_check:
+        if check_kind is not None and check_kind in CHECK_KINDS:
+            found = properties(node, check_kind).get(part)
+            return _resolve(node.kind, found) if isinstance(found, dict) else None
+        for name in (*CHECK_KINDS, None):  # a key looked up in every kind: first one wins
+            found = properties(node, name).get(part)
+            if isinstance(found, dict):
+                return _resolve(node.kind, found)
+        return None
+    found = properties(node).get(part)
+    return _resolve(node.kind, found) if isinstance(found, dict) else None
+
+
+def walk(kind: FileKind, path: list[PathPart], check_kinds: dict[int, str] | None = None
+         ) -> Node | None:
+    """The schema at `path`; `check_kinds` gives the check kind for the check mapping ending
+    at a path index, when known (only the innermost one usually is)."""
+    node: Node | None = root(kind)
+    for index, part in enumerate(path):
+        if node is None:
+            return None
+        node = child(node, part, (check_kinds or {}).get(index - 1))
+    return node
+
+
+def description(node: Schema) -> str:
+    text = node.get("description")
+    return text if isinstance(text, str) else ""
+
+
+def enum_values(node: Schema) -> list[str]:
+    values = node.get("enum")
+    if isinstance(values, list):
+        return [str(v) for v in values]
+    if "const" in node:
+        return [str(node["const"])]
+    return []
+
+
+def type_of(node: Schema) -> str | None:
+    kind = node.get("type")
+    return kind if isinstance(kind, str) else None
