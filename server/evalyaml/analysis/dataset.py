@@ -18,7 +18,7 @@ from evalyaml.analysis.findings import Finding, FindingSink, Related
 from evalyaml.analysis.kinds import FileKind
 from evalyaml.analysis.model import CaseSummary, Reference
 from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import ParsedText, find_depth_overflow, parse_text
+from evalyaml.analysis.parse import ParsedText, parse_text
 from evalyaml.analysis.refscan import collect_reference
 from evalyaml.analysis.schemas import (
     known_properties,
@@ -124,6 +124,14 @@ class CaseCache:
             _, dropped = self._entries.popitem(last=False)
             self._placed.pop(id(dropped), None)
 
+    def trim(self, keep: int) -> None:
+        """Keep only the `keep` most recently used cases. Every keystroke in a case adds an
+        entry for its new text; without this, a long editing session grows the cache (about
+        4 KB an edit) until `capacity`, hundreds of megabytes later."""
+        while len(self._entries) > max(keep, 0):
+            _, dropped = self._entries.popitem(last=False)
+            self._placed.pop(id(dropped), None)
+
 
 @dataclass(slots=True)
 class DatasetResult:
@@ -154,7 +162,7 @@ def analyze_dataset(text: str, options: Options, cache: CaseCache | None,
                     mapper: CaseMapper | None = None) -> DatasetResult | None:
     """None when the text is not laid out as a splittable dataset (the caller parses it whole)."""
     split = split_dataset(text)
-    if split is None or find_depth_overflow(text) is not None:
+    if split is None:
         return None
     root_findings = cache.root_findings(split.skeleton, options) if cache else None
     if root_findings is None:
@@ -184,6 +192,9 @@ def analyze_dataset(text: str, options: Options, cache: CaseCache | None,
         results.append((segment.line, result))
         index += 1
     placed = [cache.placed(r, line) if cache else place(r, line) for line, r in results]
+    if cache is not None:
+        # The cases of this text were used last; keep them and as many recent others (undo).
+        cache.trim(2 * len(segments) + 512)
     findings = list(root_findings)
     for case in placed:
         if case.findings:
@@ -200,7 +211,7 @@ def analyze_dataset(text: str, options: Options, cache: CaseCache | None,
 def _analyze_skeleton(skeleton_text: str, options: Options) -> tuple[Finding, ...] | None:
     """Findings on everything around the cases; None when that part does not parse cleanly."""
     sink = FindingSink(strict=options.strict)
-    skeleton = parse_text(skeleton_text, sink, depth_checked=True)
+    skeleton = parse_text(skeleton_text, sink)
     if not skeleton.ok or len(skeleton.documents) != 1 or \
             not isinstance(skeleton.documents[0], Mapping):
         return None
@@ -238,7 +249,9 @@ def _cached_case(case_text: str, options: Options, cache: CaseCache | None) -> C
 def _analyze_case_text(case_text: str, options: Options, *, allow_open_end: bool
                        ) -> CaseResult | None:
     sink = FindingSink(strict=options.strict)
-    parsed = parse_text(case_text, sink, depth_checked=True)
+    # The depth guard runs here, on each text the parser is given, not once on the whole file:
+    # on a keystroke only the edited case is parsed, so only it is scanned.
+    parsed = parse_text(case_text, sink)
     if not parsed.ok:
         at_end = any(f.span.end >= parsed.lines.position(len(case_text.rstrip()))
                      for f in sink.findings)

@@ -23,7 +23,10 @@ def suggested_version(text: str) -> str | None:
     if not match:
         return None
     major, minor, patch = match.groups()
-    return f"{int(major)}.{int(minor or 0)}.{int(patch or 0)}"
+    try:
+        return f"{int(major)}.{int(minor or 0)}.{int(patch or 0)}"
+    except ValueError:  # over Python's 4,300-digit limit for int(): no suggestion
+        return None
 
 
 def check_version(

@@ -125,16 +125,11 @@ def find_depth_overflow(text: str) -> int | None:
     return deep.end() - 1 if deep else None
 
 
-def parse_text(text: str, sink: FindingSink, *, pure: bool = False,
-               depth_checked: bool = False) -> ParsedText:
-    """Parse all documents of `text`; findings go to `sink`, with spans relative to `text`.
-
-    `depth_checked`: the caller already ran `find_depth_overflow` on a text containing this one
-    (a dataset checks the whole file once, not each case).
-    """
+def parse_text(text: str, sink: FindingSink, *, pure: bool = False) -> ParsedText:
+    """Parse all documents of `text`; findings go to `sink`, with spans relative to `text`."""
     lines = LineIndex(text)
     body, base = (text[1:], 1) if text.startswith("\ufeff") else (text, 0)
-    too_deep = None if depth_checked else find_depth_overflow(body)
+    too_deep = find_depth_overflow(body)
     if too_deep is not None:
         where = too_deep + base
         sink.add(

@@ -22,7 +22,10 @@ def parse_pin(text: str) -> Pin | None:
     partial = _PARTIAL_PIN.match(text)
     if partial:
         minor = partial.group(2)
-        return Pin(text, int(partial.group(1)), int(minor) if minor is not None else None)
+        try:
+            return Pin(text, int(partial.group(1)), int(minor) if minor is not None else None)
+        except ValueError:  # over Python's 4,300-digit limit for int(): not a usable pin
+            return None
     try:
         version = Version.parse(text)
     except (ValueError, TypeError):

@@ -69,7 +69,10 @@ class Scalar(Node):
                     "0o",
                     "0b",
                 ):
-                    return int(cleaned, 0)
+                    number = int(cleaned, 0)
+                    # Hex, octal and binary have no digit limit; a number that decimal could
+                    # not print (4,300 digits) would make every message about it raise.
+                    return number if number.bit_length() <= 14_000 else text
                 return int(cleaned, 10)
             if tag == _FLOAT:
                 lowered = text.lower().replace("_", "")
