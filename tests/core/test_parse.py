@@ -428,8 +428,8 @@ def test_deep_nesting_is_ey105_before_parsing(text: str, where: Quad) -> None:
     assert time.perf_counter() - started < 2
     assert not parsed.ok
     assert [(f.code, quad(f.span), f.message) for f in findings] == [
-        ("EY105", where, f"nesting or indentation deeper than {MAX_DEPTH} starts here; evalyaml does not "
-         "parse files nested this deep")]
+        ("EY105", where, f"nesting or indentation deeper than {MAX_DEPTH} starts here; "
+         "evalyaml does not parse files nested this deep")]
 
 
 def test_nesting_up_to_the_limit_parses() -> None:
