@@ -283,6 +283,16 @@ class EvalServer(LanguageServer):
                 log.warning("no analysis of %s v%s after %.0f s", doc.uri, doc.version, timeout)
         return self.reports.get(doc.uri)
 
+    async def wait_index(self, timeout: float = 10.0) -> None:
+        """Until the first full index is installed: a definition asked for right after start-up
+        would otherwise find nothing in the files not yet indexed and answer empty."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while self.engine is not None and not self.engine.ready:
+            if asyncio.get_running_loop().time() > deadline:
+                log.warning("answering before the index is in, after %.0f s", timeout)
+                return
+            await asyncio.sleep(0.05)
+
     def request_refresh(self) -> None:
         if self._refresh_pending or not self.supports("workspace.diagnostics.refresh_support"):
             return
@@ -496,6 +506,7 @@ def create_server() -> EvalServer:
         if doc is None:
             return []
         pos = ls.mapper(doc).core_position(params.position)
+        await ls.wait_index()
         return await ls.in_thread(navigation.definition, ls.nav(), doc, pos)
 
     @feature(types.TEXT_DOCUMENT_REFERENCES, default=list)
@@ -505,6 +516,7 @@ def create_server() -> EvalServer:
         if doc is None:
             return []
         report = await ls.wait_current(doc)
+        await ls.wait_index()
         pos = ls.mapper(doc).core_position(params.position)
         return await ls.in_thread(navigation.references, ls.nav(), doc,
                                   report.analysis if report else None, pos,
@@ -536,6 +548,7 @@ def create_server() -> EvalServer:
     @feature(types.WORKSPACE_SYMBOL, default=list)
     async def workspace_symbols(ls: EvalServer, params: types.WorkspaceSymbolParams
                                 ) -> list[types.SymbolInformation]:
+        await ls.wait_index()
         return await ls.in_thread(navigation.workspace_symbols, ls.nav(), params.query)
 
     @feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
@@ -565,6 +578,7 @@ def create_server() -> EvalServer:
                 f"'{params.new_name}' is not a valid id: use snake_case (lowercase letters, "
                 "digits and '_', starting with a letter)")
         report = await ls.wait_current(doc)
+        await ls.wait_index()  # a rename must reach every reference, closed files included
         pos = ls.mapper(doc).core_position(params.position)
         nav = ls.nav()
         target = await ls.in_thread(navigation.rename_target, nav, doc,
