@@ -69,6 +69,18 @@ def workspace_config(path: Path) -> Config:
     return load_config(workspace_root(path))
 
 
+def group_by_workspace(paths: list[Path]) -> dict[Path, list[Path]]:
+    """The named paths under the workspace root each belongs to; CheckError for a missing one
+    (checked for all before any work starts)."""
+    for path in paths:
+        if not path.exists():
+            raise CheckError(f"no such file or directory: {path}")
+    groups: dict[Path, list[Path]] = {}
+    for path in paths:
+        groups.setdefault(workspace_root(path), []).append(normalize(path))
+    return groups
+
+
 def check_paths(
     paths: list[Path],
     *,
@@ -77,12 +89,7 @@ def check_paths(
     force_kind: FileKind | None = None,
 ) -> CheckResult:
     result = CheckResult()
-    for path in paths:
-        if not path.exists():
-            raise CheckError(f"no such file or directory: {path}")
-    groups: dict[Path, list[Path]] = {}
-    for path in paths:
-        groups.setdefault(workspace_root(path), []).append(normalize(path))
+    groups = group_by_workspace(paths)
     seen_configs: set[Path] = set()
     for root, asked in groups.items():
         workspace = Workspace([root], today=today, strict=strict, include_paths=asked,

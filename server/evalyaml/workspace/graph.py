@@ -184,14 +184,9 @@ def to_dot(graph: Graph) -> str:
 
 def main(paths: Sequence[Path], fmt: str) -> int:
     """The `evalyaml graph` command: 0 on success, 2 for a path that does not exist."""
-    from evalyaml.checker import CheckError, workspace_root
+    from evalyaml.checker import group_by_workspace
 
-    for path in paths:
-        if not path.exists():
-            raise CheckError(f"no such file or directory: {path}")
-    groups: dict[Path, list[Path]] = {}
-    for path in paths:
-        groups.setdefault(workspace_root(path), []).append(normalize(path))
+    groups = group_by_workspace(list(paths))
     graph = Graph()
     for root, asked in groups.items():
         workspace = Workspace([root], include_paths=asked)

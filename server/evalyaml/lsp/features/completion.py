@@ -31,6 +31,7 @@ from evalyaml.analysis.text import Position, Span
 from evalyaml.lsp import schema_nav
 from evalyaml.lsp.context import ITEM, Context, Reader
 from evalyaml.lsp.documents import Document
+from evalyaml.lsp.features.lookup import relative
 from evalyaml.lsp.positions import PositionMapper
 from evalyaml.workspace.index import Workspace
 
@@ -296,7 +297,7 @@ def _bundles(req: Request, ctx: Context, node: dict[str, Any]) -> list[types.Com
 def describe_definition(path: Path | None, definition: Definition, root: Path | None,
                         today: Any = None) -> str:
     """Markdown about a rubric or judge: what hover and completion show."""
-    where = _relative(path, root) if path else "?"
+    where = relative(path, root) if path else "?"
     lines = [f"**{definition.key}** · `{where}`"]
     if definition.description:
         lines += ["", definition.description]
@@ -322,15 +323,6 @@ def describe_definition(path: Path | None, definition: Definition, root: Path | 
         if figures:
             lines += ["", " · ".join(figures)]
     return "\n".join(lines)
-
-
-def _relative(path: Path, root: Path | None) -> str:
-    if root is not None:
-        try:
-            return path.relative_to(root).as_posix()
-        except ValueError:
-            pass
-    return path.name
 
 
 def _references(req: Request, ctx: Context, target: FileKind) -> list[types.CompletionItem]:
