@@ -8,6 +8,7 @@ findings like any other (EY320/EY321), located on the offending key, so a typo s
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -60,6 +61,7 @@ class Config:
             max_file_bytes=int(self.max_file_mb * 1024 * 1024),
             bundles=bundles or {},
             bundles_configured=bool(self.bundles or self.bundles_dir),
+            root=str(self.root),
         )
 
     def with_overrides(self, **changes: Any) -> Config:
@@ -132,6 +134,13 @@ def parse_config(text: str, root: Path, source: Path | None, table_prefix: str =
         expected, described = _KEYS[key]
         if not isinstance(value, expected) or (isinstance(value, bool) and expected is not bool):
             sink.add("EY321", f"'{key}' must be {described}", span)
+            continue
+        if key == "max_file_mb" and not (0 < cast(float, value) < math.inf):
+            sink.add("EY321", "'max_file_mb' must be a positive, finite number of megabytes",
+                     span)
+            continue
+        if key == "freshness_days" and cast(int, value) < 0:
+            sink.add("EY321", "'freshness_days' must be 0 or more", span)
             continue
         if key in ("include", "exclude"):
             patterns = cast(list[Any], value)

@@ -8,6 +8,7 @@ code on the same texts, which is why they agree (a property test holds them to i
 
 from __future__ import annotations
 
+import json
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -87,7 +88,7 @@ class CaseCache:
 
     def __init__(self, capacity: int = 50_000) -> None:
         self.capacity = capacity
-        self._entries: OrderedDict[tuple[str, bool, int], CaseResult] = OrderedDict()
+        self._entries: OrderedDict[tuple[str, str], CaseResult] = OrderedDict()
         self._placed: dict[int, PlacedCase] = {}  # id(result) -> its last placement
         self._root: tuple[tuple[str, bool], tuple[Finding, ...]] | None = None
         self.hits = 0
@@ -109,7 +110,7 @@ class CaseCache:
             self._placed[id(result)] = known
         return known
 
-    def get(self, key: tuple[str, bool, int]) -> CaseResult | None:
+    def get(self, key: tuple[str, str]) -> CaseResult | None:
         found = self._entries.get(key)
         if found is not None:
             self._entries.move_to_end(key)
@@ -118,7 +119,7 @@ class CaseCache:
             self.misses += 1
         return found
 
-    def put(self, key: tuple[str, bool, int], result: CaseResult) -> None:
+    def put(self, key: tuple[str, str], result: CaseResult) -> None:
         self._entries[key] = result
         if len(self._entries) > self.capacity:
             _, dropped = self._entries.popitem(last=False)
@@ -150,6 +151,13 @@ def case_keys(options: Options) -> dict[str, dict[str, object]]:
 
 CaseMapper = Callable[[list[str], Options], list["CaseResult | None"]]
 """Analyses many case texts; the CLI passes one that spreads them over the CPU cores."""
+
+
+def case_options_key(options: Options) -> str:
+    """Everything a case's findings depend on besides its text: the mode and the bundles (their
+    contents, not just their number), so a changed bundle schema re-checks every case."""
+    return json.dumps([options.strict, options.bundles_configured, options.bundles],
+                      sort_keys=True, default=str)
 
 
 def analyze_case_texts(texts: list[str], options: Options) -> list[CaseResult | None]:
@@ -222,7 +230,8 @@ def _analyze_skeleton(skeleton_text: str, options: Options) -> tuple[Finding, ..
 def _first_pass(texts: list[str], options: Options, cache: CaseCache | None,
                 mapper: CaseMapper) -> list[CaseResult | None]:
     """Each case from the cache when its text is unchanged, the rest through `mapper`."""
-    keys = [(t, options.strict, len(options.bundles)) for t in texts]
+    fingerprint = case_options_key(options)
+    keys = [(t, fingerprint) for t in texts]
     found: list[CaseResult | None] = [cache.get(k) for k in keys] if cache else [None] * len(texts)
     missing = [i for i, r in enumerate(found) if r is None]
     if missing:
@@ -235,7 +244,7 @@ def _first_pass(texts: list[str], options: Options, cache: CaseCache | None,
 
 
 def _cached_case(case_text: str, options: Options, cache: CaseCache | None) -> CaseResult | None:
-    key = (case_text, options.strict, len(options.bundles))
+    key = (case_text, case_options_key(options))
     if cache is not None:
         found = cache.get(key)
         if found is not None:

@@ -24,7 +24,9 @@ from evalyaml.analysis.validate import Located, Path, SchemaReporter, likely_typ
 from evalyaml.analysis.yamltree import Budget, Mapping, Scalar, to_python
 
 TEMPLATE_VARIABLES = ("input", "output", "expected", "context")
-_TAG = re.compile(r"\{\{(\{?)([#^/!>&]?)\s*([^{}]*?)\s*\}?\}\}")
+# `[^{}]*` cannot match a brace, so a failed match gives up at the next one: linear time. (An
+# earlier `\s*([^{}]*?)\s*` backtracked cubically on `{{` followed by a long run of spaces.)
+_TAG = re.compile(r"\{\{(\{?)([#^/!>&]?)([^{}]*)\}?\}\}")
 _OPEN = re.compile(r"\{\{")
 
 
@@ -104,16 +106,19 @@ def _rate(validation: object, key: str) -> float | None:
 def _check_template(template: Scalar, parsed: ParsedText, sink: FindingSink) -> None:
     source = parsed.text[template.start : template.end]
     base = template.start
-    closed_spans: list[tuple[int, int]] = []
+    opened_by_tags: set[int] = set()  # offsets of the `{{` that belong to a closed tag
     for match in _TAG.finditer(source):
-        closed_spans.append((match.start(), match.end()))
-        sigil, name = match.group(2), match.group(3)
-        if sigil in ("!", ">") or not name:
-            continue  # comments and partials name no variable
-        root_name = name.split(".", 1)[0]
+        opened_by_tags.add(match.start())
+        if match.group(1):
+            opened_by_tags.add(match.start() + 1)  # `{{{x}}}` holds a second `{{`
+        sigil, raw_name = match.group(2), match.group(3)
+        name = raw_name.strip()
+        if sigil in ("!", ">", "/") or not name:
+            continue  # comments, partials and closing tags: the opening tag is the one checked
+        root_name = name.split(".", 1)[0].split()[0]
         if root_name in TEMPLATE_VARIABLES:
             continue
-        start = base + match.start(3)
+        start = base + match.start(3) + (len(raw_name) - len(raw_name.lstrip()))
         span = parsed.lines.span(start, start + len(root_name))
         suggestion = best(root_name, TEMPLATE_VARIABLES)
         fixes = (Fix(f"Change to '{suggestion}'", (TextEdit(span, suggestion),), preferred=True),
@@ -123,7 +128,7 @@ def _check_template(template: Scalar, parsed: ParsedText, sink: FindingSink) -> 
         sink.add("EY400", f"unknown template variable '{root_name}'{hint}", span, fixes=fixes,
                  data={"suggestion": suggestion} if suggestion else None)
     for match in _OPEN.finditer(source):
-        if any(start <= match.start() < end for start, end in closed_spans):
+        if match.start() in opened_by_tags:
             continue
         start = base + match.start()
         sink.add("EY406", "'{{' is never closed with '}}'",

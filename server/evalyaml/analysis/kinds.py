@@ -58,10 +58,15 @@ def modeline_kind(text: str) -> FileKind | NotOurs | None:
     return None
 
 
-def folder_kind(path: str | None) -> FileKind | None:
+def folder_kind(path: str | None, root: str | None = None) -> FileKind | None:
+    """`rubrics/` or `judges/` anywhere between the workspace root and the file."""
     if not path:
         return None
-    for part in reversed(PurePath(path).parts[:-1]):
+    folders = PurePath(path).parts[:-1]
+    if root is not None and PurePath(path).is_relative_to(root):
+        # A file outside the root (named explicitly) keeps its own path: all we have.
+        folders = PurePath(path).relative_to(root).parts[:-1]
+    for part in reversed(folders):
         kind = _FOLDERS.get(part)
         if kind:
             return kind
@@ -96,17 +101,19 @@ def root_schema_kind(root: Node | None) -> FileKind | NotOurs | None:
     return None
 
 
-def detect_kind(text: str, path: str | None, root: Node | None) -> FileKind | None:
+def detect_kind(text: str, path: str | None, root: Node | None,
+                workspace_root: str | None = None) -> FileKind | None:
     """The kind of a file, or None when it is not an eval file of ours."""
     for verdict in (modeline_kind(text), root_schema_kind(root)):
         if verdict is not None:
             return verdict if isinstance(verdict, FileKind) else None
-    return folder_kind(path) or shape_kind(root)
+    return folder_kind(path, workspace_root) or shape_kind(root)
 
 
-def detect_kind_without_tree(text: str, path: str | None) -> FileKind | NotOurs | None:
+def detect_kind_without_tree(text: str, path: str | None, workspace_root: str | None = None
+                             ) -> FileKind | NotOurs | None:
     """For text that does not parse: modeline or folder only (a shape needs a tree)."""
     verdict = modeline_kind(text)
     if verdict is not None:
         return verdict
-    return folder_kind(path)
+    return folder_kind(path, workspace_root)

@@ -19,3 +19,6 @@ class Options:
     # Bundle name -> JSON Schema for that bundle's case fields (see evalyaml.workspace.bundles).
     bundles: dict[str, dict[str, Any]] = field(default_factory=dict)
     bundles_configured: bool = False
+    # The workspace root: the folder convention (`rubrics/`, `judges/`) only counts folders
+    # below it, never the folders the whole project happens to live in.
+    root: str | None = None

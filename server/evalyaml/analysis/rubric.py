@@ -186,7 +186,10 @@ def _check_regex(check: Mapping, parsed: ParsedText, sink: FindingSink) -> None:
                 span = parsed.lines.span(at, min(at + 1, pattern_node.end))
         sink.add("EY212", f"regex does not compile: {err.msg}"
                  + (f" at position {err.pos}" if err.pos is not None else ""), span)
-    except (RecursionError, OverflowError, ValueError) as err:
+    except RecursionError:  # its text depends on the caller's stack depth: not a message
+        sink.add("EY212", "regex does not compile: it nests too deeply",
+                 parsed.span(pattern_node))
+    except (OverflowError, ValueError) as err:
         sink.add("EY212", f"regex does not compile: {err}", parsed.span(pattern_node))
 
 

@@ -49,6 +49,10 @@ def _line_starts_with(text: str, prefix: str) -> list[int]:
     return found
 
 
+def has_root_schema_key(text: str) -> bool:
+    return bool(_line_starts_with(text.lstrip("\ufeff"), "$schema")) or "\r$schema" in text
+
+
 def has_questions_line(text: str) -> bool:
     return bool(_line_starts_with(text, "questions")) or "\rquestions" in text
 

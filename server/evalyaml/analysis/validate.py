@@ -180,9 +180,10 @@ class SchemaReporter:
         names = [_TYPE_NAMES.get(t, t) for t in ([expected] if isinstance(expected, str)
                                                    else expected)]
         assert located.node is not None
+        subject = f"'{path_text(path)}'" if path else (self.describe(path) or "the document")
         self.sink.add(
             "EY202",
-            f"'{path_text(path)}' must be {' or '.join(names)}, not {type_name(error.instance)}",
+            f"{subject} must be {' or '.join(names)}, not {type_name(error.instance)}",
             self.span(located.node),
         )
 

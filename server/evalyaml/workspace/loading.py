@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import stat
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -28,6 +29,7 @@ from evalyaml.analysis.options import Options
 # Below this many files, starting worker processes costs more than it saves.
 PARALLEL_THRESHOLD = 400
 _BATCH = 64
+_HEAD = 65536  # what a file over the size limit is read for: its kind, for EY107
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,16 +48,25 @@ class Loaded:
 
 
 def load(job: Job, mapper: CaseMapper | None = None) -> Loaded:
-    """`mapper` spreads one large dataset's cases over processes (the CLI's, in-process only)."""
+    """`mapper` spreads one large dataset's cases over processes (the CLI's, in-process only).
+
+    Only regular files are read (a FIFO named `x.yaml` would block the read forever), and no
+    more of a file than the size limit needs (a 10 GB file is not loaded to be refused)."""
+    limit = job.options.max_file_bytes
     try:
-        data = job.path.read_bytes()
+        info = job.path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            return Loaded(job.path, None, "not a regular file")
+        with job.path.open("rb") as handle:
+            data = handle.read(_HEAD if info.st_size > limit else limit + 1)
     except OSError as err:
         reason = err.strerror or str(err)
         if job.path.is_symlink() and not job.path.exists():
             reason = "a broken or looping symbolic link"
         return Loaded(job.path, None, reason)
     analysis = analyze_bytes(data, str(job.path), job.options, explicit=job.explicit,
-                             forced_kind=job.forced_kind, mapper=mapper)
+                             forced_kind=job.forced_kind, mapper=mapper,
+                             size=info.st_size if info.st_size > limit else None)
     return Loaded(job.path, analysis)
 
 
