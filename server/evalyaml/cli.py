@@ -32,8 +32,9 @@ def _date(text: str) -> date:
 def _add_check_options(parser: argparse.ArgumentParser) -> None:
     from evalyaml.report import RENDERERS
 
-    parser.add_argument("--strict", action="store_true", default=None,
-                        help="every contract finding is an error (overrides the config file)")
+    parser.add_argument("--strict", action=argparse.BooleanOptionalAction, default=None,
+                        help="every contract finding is an error; --no-strict: soft mode "
+                        "(either overrides the config file)")
     parser.add_argument("--format", choices=sorted(RENDERERS), default="text",
                         help="output format (default: text)")
     parser.add_argument("--today", type=_date, default=None, metavar="YYYY-MM-DD",

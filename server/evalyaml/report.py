@@ -11,6 +11,7 @@ import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from evalyaml import __version__
 from evalyaml.analysis.codes import CODES, Severity
@@ -102,6 +103,13 @@ def render_github(result: CheckResult) -> str:
     return "\n".join(out) + ("\n" if out else "")
 
 
+def _sarif_uri(path: str) -> str:
+    """A URI reference, as SARIF requires: relative paths percent-encoded, absolute ones
+    (files outside the current folder) as file:// URIs."""
+    as_path = Path(path)
+    return as_path.as_uri() if as_path.is_absolute() else quote(as_path.as_posix())
+
+
 def _sarif_region(span: Span) -> dict[str, int]:
     # SARIF columns are 1-based; with columnKind unicodeCodePoints they count code points.
     return {"startLine": span.start.line + 1, "startColumn": span.start.character + 1,
@@ -123,13 +131,13 @@ def render_sarif(result: CheckResult) -> str:
             "level": levels[finding.severity],
             "message": {"text": finding.message},
             "locations": [{"physicalLocation": {
-                "artifactLocation": {"uri": Path(display_path(path)).as_posix()},
+                "artifactLocation": {"uri": _sarif_uri(display_path(path))},
                 "region": _sarif_region(finding.span)}}],
         }
         if finding.related:
             entry["relatedLocations"] = [
                 {"id": n, "message": {"text": r.message}, "physicalLocation": {
-                    "artifactLocation": {"uri": Path(_related_path(r, path)).as_posix()},
+                    "artifactLocation": {"uri": _sarif_uri(_related_path(r, path))},
                     "region": _sarif_region(r.span)}}
                 for n, r in enumerate(finding.related)]
         results.append(entry)
