@@ -89,7 +89,10 @@ class CaseCache:
     def __init__(self, capacity: int = 50_000) -> None:
         self.capacity = capacity
         self._entries: OrderedDict[tuple[str, str], CaseResult] = OrderedDict()
-        self._placed: dict[int, PlacedCase] = {}  # id(result) -> its last placement
+        # id(result) -> (result, its last placement). The result is kept and compared by
+        # identity: an id alone may be reused by a new result once the old one is freed (a
+        # case that was never cached), which would hand it the old case's findings.
+        self._placed: dict[int, tuple[CaseResult, PlacedCase]] = {}
         self._root: tuple[tuple[str, bool], tuple[Finding, ...]] | None = None
         self.hits = 0
         self.misses = 0
@@ -105,10 +108,11 @@ class CaseCache:
 
     def placed(self, result: CaseResult, line: int) -> PlacedCase:
         known = self._placed.get(id(result))
-        if known is None or known.line != line:
-            known = place(result, line)
-            self._placed[id(result)] = known
-        return known
+        if known is not None and known[0] is result and known[1].line == line:
+            return known[1]
+        placement = place(result, line)
+        self._placed[id(result)] = (result, placement)
+        return placement
 
     def get(self, key: tuple[str, str]) -> CaseResult | None:
         found = self._entries.get(key)
@@ -132,6 +136,9 @@ class CaseCache:
         while len(self._entries) > max(keep, 0):
             _, dropped = self._entries.popitem(last=False)
             self._placed.pop(id(dropped), None)
+        if len(self._placed) > len(self._entries):  # placements of results no longer cached
+            live = {id(result) for result in self._entries.values()}
+            self._placed = {k: v for k, v in self._placed.items() if k in live}
 
 
 @dataclass(slots=True)

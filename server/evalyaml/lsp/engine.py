@@ -30,6 +30,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from stat import S_ISREG
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -308,6 +309,9 @@ class Engine:
             return doc.mapper(self.server.encoding)
         try:
             stat = key.stat()
+            if not S_ISREG(stat.st_mode):
+                # A FIFO named x.yaml would block this read, and the engine thread, forever.
+                return PositionMapper("", self.server.encoding)
             cached = self._disk_lines.get(key)
             if cached is None or cached[:2] != (stat.st_mtime_ns, stat.st_size):
                 text = key.read_bytes().decode("utf-8", errors="replace")

@@ -45,7 +45,10 @@ def is_included(relative: str, config: Config) -> bool:
 
 def _is_virtualenv(folder: Path) -> bool:
     """Any folder with a `pyvenv.cfg` is a virtual environment, whatever its name."""
-    return (folder / "pyvenv.cfg").is_file()
+    try:
+        return (folder / "pyvenv.cfg").is_file()
+    except OSError:  # an unreadable folder (EACCES): walking it reports it (EY311)
+        return False
 
 
 def _inside(path: Path, root: Path) -> bool:

@@ -271,6 +271,11 @@ class Workspace:
                 found[extra] = True
                 self._explicit.add(extra)
         self._forced = {p for p, forced in found.items() if forced}
+        # A folder that cannot be listed under a path the user named is reported too (EY311):
+        # otherwise a check would pass without saying that part of it was never read.
+        named = [extra for extra in self._include if extra.is_dir()]
+        self._forced |= {folder for folder in broken
+                         if any(folder == extra or extra in folder.parents for extra in named)}
         return found, broken
 
     def _forced_kind(self, key: Path) -> FileKind | None:

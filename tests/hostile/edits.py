@@ -1,0 +1,65 @@
+"""Edit scripts for the differential tests: what hypothesis draws, and how a client applies
+it (code-point offsets; never between the CR and the LF of a CRLF, which no client can name)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import strategies as st
+from tests.hostile.harness import EXAMPLES
+
+FILES = sorted(p.relative_to(EXAMPLES).as_posix() for p in EXAMPLES.rglob("*.yaml"))
+
+FRAGMENTS = [
+    "a", " ", "  ", "\n", "\n  ", "\n    ", "  - ", "- id: x\n", ":", ": ", "#", "# c\n", "'",
+    '"', "[", "]", "{", "}", ",", "&a ", "*a", "<<: *a\n", "!!str ", "!!python/object:os.system ",
+    "\t", "é", "😀", "中文", "\u2028", "\u0085", "\r\n", "\r", "\x00", "\ufeff", "---\n",
+    "...\n", "questions:\n", "  - id: new_case\n    input: hello\n",
+    "    input: |\n      block\n", "rubric_ref: rubric/support_quality@1\n",
+    "rubric_ref: rubric/nope@9\n", "rubric_ref: rubric/factuality\n",
+    "    expecteed_facts: [x]\n", "version: 1.10\n", 'version: "2.0.0"\n', 'version: "1.0.0"\n',
+    "id: factuality\n", "id: tone\n", "  - kind: regex\n    pattern: \"(a+\"\n",
+    "  - kind: regx\n", "judge_prompt_ref: judge/tone@1.0.0\n", "{{ outptu }}",
+    "validated_at: 2020-01-01\n", "tpr: 91\n", "weight: 0\n", "combine: weighted_avg\n",
+    "# yaml-language-server: $schema=https://evalyaml.dev/schemas/v1/rubric.schema.json\n",
+]
+ALPHABET = st.sampled_from([*"abc xyz:-_#'\"[]{},\n\t\r&*!|>%@`0123456789.",
+                            "é", "😀", "中", "\u2028", "\x00", "\ufeff", "\U0010fffd"])
+FRAGMENT = st.one_of(st.sampled_from(FRAGMENTS), st.text(ALPHABET, min_size=1, max_size=12))
+POS = st.integers(0, 1 << 20)
+LENGTH = st.integers(1, 60)
+ASK = st.sampled_from(["hover", "completion", "definition", "documentSymbol", "codeLens",
+                       "codeAction", "references", "documentLink", "prepareRename"])
+
+STEP = st.one_of(
+    st.tuples(st.just("insert"), POS, FRAGMENT),
+    st.tuples(st.just("append"), FRAGMENT),
+    st.tuples(st.just("delete"), POS, LENGTH),
+    st.tuples(st.just("replace"), POS, LENGTH, FRAGMENT),
+    st.tuples(st.just("paste"), POS, POS, LENGTH),
+    st.tuples(st.just("undo")),
+    st.tuples(st.just("batch"), st.integers(2, 4)),
+    st.tuples(st.just("full")),
+    st.tuples(st.just("wait")),
+    st.tuples(st.just("ask"), ASK, POS),
+)
+
+
+@dataclass(frozen=True)
+class Script:
+    file: str
+    steps: list[tuple[Any, ...]]
+    with_dependent: bool
+
+
+SCRIPTS = st.builds(Script, st.sampled_from(FILES), st.lists(STEP, min_size=8, max_size=60),
+                    st.booleans())
+
+
+
+def legal(text: str, offset: int, *, forward: bool = False) -> int:
+    """An offset a client can name: never between the CR and the LF of a CRLF."""
+    if 0 < offset < len(text) and text[offset - 1] == "\r" and text[offset] == "\n":
+        return offset + 1 if forward else offset - 1
+    return offset
