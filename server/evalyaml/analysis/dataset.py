@@ -55,6 +55,11 @@ class CaseResult:
     id_node_text: str | None
     id_span: Span | None
 
+    def __reduce__(self) -> tuple[type[CaseResult], tuple[object, ...]]:
+        # The CLI's workers send thousands back (see `text.Position.__reduce__`).
+        return CaseResult, (self.findings, self.summary, self.reference, self.id_node_text,
+                            self.id_span)
+
 
 @dataclass(frozen=True, slots=True)
 class PlacedCase:

@@ -23,6 +23,9 @@ class Pin:
     patch: int | None = None
     prerelease: str | None = None
 
+    def __reduce__(self) -> tuple[type[Pin], tuple[object, ...]]:
+        return Pin, (self.text, self.major, self.minor, self.patch, self.prerelease)
+
     @property
     def exact(self) -> bool:
         return self.patch is not None
@@ -39,6 +42,10 @@ class Reference:
     owner: str  # the case id or check label that holds the reference
     id: str | None  # None when malformed
     pin: Pin | None
+
+    def __reduce__(self) -> tuple[type[Reference], tuple[object, ...]]:
+        return Reference, (self.target, self.raw, self.span, self.origin, self.owner, self.id,
+                           self.pin)
 
     def shifted(self, lines: int) -> Reference:
         if lines == 0:
@@ -89,6 +96,9 @@ class CaseSummary:
     id_span: Span | None
     bundle: str | None = None
     bundle_span: Span | None = None
+
+    def __reduce__(self) -> tuple[type[CaseSummary], tuple[object, ...]]:
+        return CaseSummary, (self.id, self.span, self.id_span, self.bundle, self.bundle_span)
 
     def shifted(self, lines: int) -> CaseSummary:
         if lines == 0:

@@ -21,11 +21,20 @@ class Position:
     line: int
     character: int  # code points from the start of the line
 
+    # Positions, spans and the summaries built from them cross process boundaries by the
+    # thousand (the CLI's case workers). Pickling them as constructor calls costs a third of
+    # the slots-dataclass default, which goes through Python-level __getstate__/__setstate__.
+    def __reduce__(self) -> tuple[type[Position], tuple[int, int]]:
+        return Position, (self.line, self.character)
+
 
 @dataclass(frozen=True, slots=True)
 class Span:
     start: Position
     end: Position
+
+    def __reduce__(self) -> tuple[type[Span], tuple[Position, Position]]:
+        return Span, (self.start, self.end)  # see Position.__reduce__
 
     def shifted(self, lines: int) -> Span:
         """The same span `lines` further down; used when a cached case moves."""
