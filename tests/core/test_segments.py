@@ -18,7 +18,12 @@ from evalyaml.analysis.dataset import CaseCache, analyze_dataset, analyze_datase
 from evalyaml.analysis.findings import Finding, FindingSink
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.parse import _FastResolver, parse_text
-from evalyaml.analysis.segments import may_have_anchors, split_dataset
+from evalyaml.analysis.segments import (
+    changed_region,
+    may_have_anchors,
+    split_after_edit,
+    split_dataset,
+)
 from evalyaml.analysis.yamltree import Mapping
 
 OPTIONS = Options(today=date(2026, 11, 21))
@@ -129,3 +134,50 @@ def test_fast_resolver_agrees_with_ruamel() -> None:
         for implicit in ((True, False), (False, True)):
             assert str(fast.resolve(ScalarNode, sample, implicit)) == \
                 str(reference.resolve(ScalarNode, sample, implicit)), sample
+
+
+EDIT_INSERTS = ["x", "\n", "- ", "  - ", "\n  - id: new\n", "\n    key: v", "&a ", "*a", "#",
+                "\n---\n", "questions:", "\nroot: 1\n", "\r\n", "\t", "\"", "😀", ""]
+
+
+EDITS = st.tuples(st.floats(0, 1), st.integers(0, 12), st.sampled_from(EDIT_INSERTS))
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.integers(0, len(CASE_BODIES) - 1), min_size=1, max_size=6),
+    st.sampled_from([0, 2, 4]),
+    st.booleans(),
+    EDITS,
+)
+def test_a_split_after_an_edit_equals_a_fresh_split(
+    bodies: list[int], indent: int, comment_between: bool, edit: tuple[float, int, str]
+) -> None:
+    where, removed, inserted = edit
+    old = dataset(bodies, indent, "\n", comment_between)
+    at = int(where * len(old))
+    new = old[:at] + inserted + old[at + removed :]
+    start, old_end, new_end = changed_region(old, new)
+    assert old[:start] == new[:start] and old[old_end:] == new[new_end:]
+    split = split_dataset(old)
+    assert split is not None
+    after = split_after_edit(old, split, new)
+    if after is not None:
+        assert after[0] == split_dataset(new)
+        assert after[0].items[after[1]].start <= start
+
+
+def test_typing_in_one_case_re_splits_and_re_analyses_only_that_case() -> None:
+    text = dataset([0, 1, 2, 3, 4, 5, 6] * 20, 2, "\n", True)
+    cache = CaseCache()
+    analyze_text(text, "d.yaml", OPTIONS, cache)
+    for typed in ("What is 2+2?!", "What is 2+2?!\n    expected_tool: [x]", "What"):
+        edited = text.replace("input: What is 2+2?", f"input: {typed}", 1)
+        misses, incremental = cache.misses, cache.incremental
+        result = analyze_text(edited, "d.yaml", OPTIONS, cache)
+        assert (cache.misses - misses, cache.incremental - incremental) == (1, 1), typed
+        fresh = analyze_text(edited, "d.yaml", OPTIONS)
+        assert sorted(map(key, result.findings), key=repr) == \
+            sorted(map(key, fresh.findings), key=repr)
+        assert result.cases == fresh.cases and result.references == fresh.references
+        text = edited

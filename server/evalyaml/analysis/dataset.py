@@ -28,7 +28,7 @@ from evalyaml.analysis.schemas import (
     subschema,
     validator,
 )
-from evalyaml.analysis.segments import Segment, split_dataset
+from evalyaml.analysis.segments import DatasetSplit, Segment, split_after_edit, split_dataset
 from evalyaml.analysis.suggest import did_you_mean
 from evalyaml.analysis.text import Span
 from evalyaml.analysis.validate import Path, SchemaReporter, likely_typos
@@ -99,8 +99,27 @@ class CaseCache:
         # case that was never cached), which would hand it the old case's findings.
         self._placed: dict[int, tuple[CaseResult, PlacedCase]] = {}
         self._root: tuple[tuple[str, bool], tuple[Finding, ...]] | None = None
+        self._last: _LastAnalysis | None = None
         self.hits = 0
         self.misses = 0
+        self.incremental = 0  # analyses that re-split and re-placed only the edited case
+
+    def split(self, text: str, fingerprint: str) -> tuple[DatasetSplit | None, _Edit | None]:
+        """The cases of `text`; from the last analysis's split when only one case changed."""
+        last = self._last
+        if last is not None and last.fingerprint == fingerprint:
+            after = split_after_edit(last.text, last.split, text)
+            if after is not None:
+                split, index = after
+                return split, _Edit(last, index, split.region_lines - last.split.region_lines)
+        return split_dataset(text), None
+
+    def remember(self, text: str, split: DatasetSplit, fingerprint: str,
+                 cases: list[tuple[CaseResult, PlacedCase]] | None) -> None:
+        """`cases`: one per item of `split`, or None when some items were joined (see
+        `analyze_dataset`): then the next edit splits from scratch."""
+        self._last = _LastAnalysis(text, split, fingerprint, cases) if cases is not None \
+            else None
 
     def root_findings(self, skeleton: str, options: Options) -> tuple[Finding, ...] | None:
         if self._root is not None and self._root[0] == (skeleton, options.strict):
@@ -146,6 +165,23 @@ class CaseCache:
             self._placed = {k: v for k, v in self._placed.items() if k in live}
 
 
+@dataclass(frozen=True, slots=True)
+class _LastAnalysis:
+    text: str
+    split: DatasetSplit
+    fingerprint: str
+    cases: list[tuple[CaseResult, PlacedCase]] | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Edit:
+    """The new text differs from `last.text` inside case `index` only."""
+
+    last: _LastAnalysis
+    index: int
+    line_delta: int
+
+
 @dataclass(slots=True)
 class DatasetResult:
     findings: list[Finding]
@@ -181,7 +217,8 @@ def analyze_case_texts(texts: list[str], options: Options) -> list[CaseResult | 
 def analyze_dataset(text: str, options: Options, cache: CaseCache | None,
                     mapper: CaseMapper | None = None) -> DatasetResult | None:
     """None when the text is not laid out as a splittable dataset (the caller parses it whole)."""
-    split = split_dataset(text)
+    fingerprint = case_options_key(options)
+    split, edit = cache.split(text, fingerprint) if cache else (split_dataset(text), None)
     if split is None:
         return None
     root_findings = cache.root_findings(split.skeleton, options) if cache else None
@@ -191,10 +228,51 @@ def analyze_dataset(text: str, options: Options, cache: CaseCache | None,
             return None  # something odd around the cases: let the whole-file parse explain it
         if cache:
             cache.remember_root(split.skeleton, options, root_findings)
+    cases = _cases_after_edit(text, split, edit, options, cache) if cache and edit else None
+    if cases is None:
+        cases = _all_cases(text, split, options, cache, mapper)
+    if cache is not None:
+        cache.remember(text, split, fingerprint, cases if len(cases) == len(split.items) else None)
+        # The cases of this text were used last; keep them and as many recent others (undo).
+        cache.trim(2 * len(split.items) + 512)
+    placed = [case for _, case in cases]
+    findings = list(root_findings)
+    for case in placed:
+        if case.findings:
+            findings.extend(case.findings)
+    findings.extend(_duplicate_ids([(c.id_text, c.id_span) for c in placed], options))
+    return DatasetResult(
+        findings,
+        [c.summary for c in placed],
+        [c.reference for c in placed if c.reference is not None],
+        ok=True,
+    )
+
+
+def _cases_after_edit(text: str, split: DatasetSplit, edit: _Edit, options: Options,
+                      cache: CaseCache) -> list[tuple[CaseResult, PlacedCase]] | None:
+    """Only the edited case is analysed; the others keep their results, moved when the edit
+    added or removed lines. None when the edited case must be joined with the next."""
+    before = edit.last.cases
+    if before is None:
+        return None
+    segment = split.items[edit.index]
+    result = _cached_case(text[segment.start : segment.end], options, cache)
+    if result is None:
+        return None
+    after = before[edit.index + 1 :]
+    if edit.line_delta:
+        after = [(r, cache.placed(r, case.line + edit.line_delta)) for r, case in after]
+    cache.incremental += 1
+    return [*before[: edit.index], (result, cache.placed(result, segment.line)), *after]
+
+
+def _all_cases(text: str, split: DatasetSplit, options: Options, cache: CaseCache | None,
+               mapper: CaseMapper | None) -> list[tuple[CaseResult, PlacedCase]]:
     segments = list(split.items)
     first_pass = _first_pass([text[s.start : s.end] for s in segments], options, cache,
                              mapper or analyze_case_texts)
-    results: list[tuple[int, CaseResult]] = []
+    cases: list[tuple[CaseResult, PlacedCase]] = []
     index = 0
     while index < len(segments):
         segment = segments[index]
@@ -209,23 +287,10 @@ def analyze_dataset(text: str, options: Options, cache: CaseCache | None,
             result = _analyze_case_text(text[segment.start : segment.end], options,
                                         allow_open_end=True)
             assert result is not None
-        results.append((segment.line, result))
+        cases.append((result, cache.placed(result, segment.line) if cache
+                      else place(result, segment.line)))
         index += 1
-    placed = [cache.placed(r, line) if cache else place(r, line) for line, r in results]
-    if cache is not None:
-        # The cases of this text were used last; keep them and as many recent others (undo).
-        cache.trim(2 * len(segments) + 512)
-    findings = list(root_findings)
-    for case in placed:
-        if case.findings:
-            findings.extend(case.findings)
-    findings.extend(_duplicate_ids([(c.id_text, c.id_span) for c in placed], options))
-    return DatasetResult(
-        findings,
-        [c.summary for c in placed],
-        [c.reference for c in placed if c.reference is not None],
-        ok=True,
-    )
+    return cases
 
 
 def _analyze_skeleton(skeleton_text: str, options: Options) -> tuple[Finding, ...] | None:

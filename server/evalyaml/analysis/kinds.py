@@ -25,6 +25,10 @@ class FileKind(Enum):
     RUBRIC = "rubric"
     JUDGE = "judge"
 
+    # Members are singletons compared by identity, so the identity hash is correct, and it is
+    # C code: `Enum.__hash__` is a Python call, and the index hashes a kind per reference.
+    __hash__ = object.__hash__
+
 
 _MODELINE = re.compile(r"^\s*#\s*yaml-language-server\s*:\s*\$schema=(\S+)")
 _OUR_SCHEMA = re.compile(r"(?:^|[/\\])(dataset|rubric|judge)\.schema\.json(?:[?#].*)?$")

@@ -13,13 +13,13 @@ import os
 import re
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 from evalyaml.analysis.findings import Finding, FindingSink, Fix, Related, TextEdit
 from evalyaml.analysis.kinds import FileKind
-from evalyaml.analysis.model import Definition, FileAnalysis, Pin, Reference
+from evalyaml.analysis.model import Definition, FileAnalysis, Reference
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.suggest import best
 from evalyaml.analysis.text import Position, Span
@@ -63,17 +63,20 @@ class _Here:
 def cross_findings(view: IndexView, path: Path, analysis: FileAnalysis,
                    options: Options) -> CrossResult:
     here = _Here(view, path, analysis, options, FindingSink(strict=options.strict), set())
-    # A dataset of 10,000 cases names a handful of targets: resolve each once.
-    resolved: dict[tuple[FileKind, str, Pin | None], Resolution] = {}
+    # A dataset of 10,000 cases names a handful of targets: resolve each once. (The shared
+    # resolution's `reference` is the first of them; `_reference_findings` reads `ref`.)
+    resolved: dict[tuple[FileKind, str, str | None], Resolution] = {}
     for ref in analysis.references:
         if ref.id is None:
             continue  # malformed: EY300 comes from the core
-        key = (ref.target, ref.id, ref.pin)
+        pin = ref.pin
+        key = (ref.target, ref.id, pin.text if pin is not None else None)
         known = resolved.get(key)
         if known is None:
             known = resolved[key] = view.resolve(ref)
-        elif known.reference is not ref:
-            known = replace(known, reference=ref)
+        if pin is not None and known.status is Status.RESOLVED and known.newer is None and \
+                ref.origin == "case":
+            continue  # a case pinned to the newest: the common case, and nothing to say
         _reference_findings(here, ref, known)
     for definition in analysis.definitions:
         _duplicate_definition(view, path, definition, here.sink)
