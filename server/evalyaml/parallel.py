@@ -1,20 +1,35 @@
-"""Spread a large dataset's cases over the CPU cores, for the command line.
+"""Spread a large dataset's cases over the CPU cores.
 
-Only the CLI uses this: it is single-threaded, so forking is safe and workers start in
-milliseconds with everything already imported. The language server never forks.
+The CLI is single-threaded, so it forks: workers start in milliseconds with everything already
+imported. The language server has threads and never forks; it keeps one spawned worker warm
+instead (`CasePool`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import logging
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
+import threading
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from evalyaml.analysis.dataset import CaseMapper, CaseResult, analyze_case_texts
 from evalyaml.analysis.options import Options
 
 PARALLEL_FROM = 2_000
 """Below this many cases a second process costs more than it saves."""
+
+WORKER_TIMEOUT = 120.0
+"""Seconds the language server waits for its case worker before doing the work itself."""
+
+WARM_WAIT = 1.0
+"""Seconds worth waiting for a worker that is still starting: a 2,000-case share takes longer."""
+
+log = logging.getLogger(__name__)
 
 
 def _workers() -> int:
@@ -44,3 +59,96 @@ def _map_in_processes(texts: list[str], options: Options) -> list[CaseResult | N
         for future in futures:
             results.extend(future.result())
     return results
+
+
+def _analyse_in_worker(texts: list[str], options: Options) -> list[CaseResult | None]:
+    collecting = gc.isenabled()
+    gc.disable()  # the job only builds results: the collector would rescan them for nothing
+    try:
+        return analyze_case_texts(texts, options)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _warm_up() -> None:
+    """Import everything and compile the validators, so the first real job pays for neither."""
+    _analyse_in_worker(["- id: warm\n  input: up\n"], Options())
+
+
+class CasePool:
+    """One worker process the language server keeps warm for large documents: their cases are
+    analysed half in the engine thread, half in the worker.
+
+    Spawned, never forked: the server has threads, and forking a threaded process can deadlock.
+    A spawned interpreter needs about 0.4 s to import evalyaml, so the pool is started ahead
+    of need (when the workspace holds large files), and until it is warm, or when it breaks,
+    every case is analysed in the calling thread: the pool can make an analysis faster, never
+    fail it.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pool: ProcessPoolExecutor | None = None
+        self._warm: Future[None] | None = None
+        self._broken = False
+
+    def start(self) -> None:
+        """Start the worker in the background (any thread; later calls do nothing)."""
+        with self._lock:
+            if self._pool is not None or self._broken or _workers() < 2:
+                return
+            try:
+                self._pool = ProcessPoolExecutor(
+                    max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+                self._warm = self._pool.submit(_warm_up)
+            except (OSError, RuntimeError):  # no processes here (sandbox): work in-thread
+                self._pool, self._broken = None, True
+
+    @property
+    def ready(self) -> bool:
+        warm = self._warm
+        return self._pool is not None and warm is not None and warm.done() and \
+            warm.exception() is None
+
+    def map(self, texts: list[str], options: Options) -> list[CaseResult | None]:
+        """A `CaseMapper`: the second half of a large list goes to the worker when it is warm."""
+        pool, warm = self._pool, self._warm
+        if pool is None or warm is None or len(texts) < PARALLEL_FROM:
+            return analyze_case_texts(texts, options)
+        with contextlib.suppress(Exception):  # a worker still starting is worth a short wait
+            warm.result(timeout=WARM_WAIT)
+        if not self.ready:
+            return analyze_case_texts(texts, options)
+        half = len(texts) // 2
+        try:
+            there = pool.submit(_analyse_in_worker, texts[half:], options)
+        except (BrokenProcessPool, RuntimeError):
+            self._give_up()
+            return analyze_case_texts(texts, options)
+        started = time.perf_counter()
+        here = analyze_case_texts(texts[:half], options)
+        mine = time.perf_counter() - started
+        try:
+            theirs = there.result(timeout=WORKER_TIMEOUT)
+            log.debug("%d cases: %d here in %.0f ms, the rest by the worker after %.0f ms",
+                      len(texts), half, mine * 1000, (time.perf_counter() - started) * 1000)
+            return here + theirs
+        except Exception:  # a dead or stuck worker: do its share here, and stop using it
+            log.warning("case worker failed; analysing in the server from now on",
+                        exc_info=True)
+            self._give_up()
+            return here + analyze_case_texts(texts[half:], options)
+
+    def _give_up(self) -> None:
+        with self._lock:
+            self._broken = True
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def shutdown(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)

@@ -46,6 +46,7 @@ from evalyaml.lsp.documents import Document, path_to_uri
 from evalyaml.lsp.index import EditorWorkspace, index_workers
 from evalyaml.lsp.positions import PositionMapper
 from evalyaml.lsp.settings import Settings
+from evalyaml.parallel import CasePool
 from evalyaml.workspace.index import normalize
 
 if TYPE_CHECKING:
@@ -101,7 +102,10 @@ class Engine:
         self.today = today_override()
         self.settings = Settings()
         self.roots: list[Path] = []
-        self.workspace = EditorWorkspace([], self.settings, self.today)
+        # Large documents are analysed half here, half in a warm worker process.
+        self.case_pool = CasePool()
+        self.workspace = EditorWorkspace([], self.settings, self.today,
+                                         mapper=self.case_pool.map)
         self.ready = False  # the full index is installed
         self.generation = 0  # bumped by every re-index; an older index is never installed
         self._cond = threading.Condition()
@@ -139,6 +143,7 @@ class Engine:
         with self._cond:
             self._stopped = True
             self._cond.notify()
+        self.case_pool.shutdown()
 
     def idle(self) -> bool:
         with self._cond:
@@ -214,6 +219,8 @@ class Engine:
 
     def _analyse_now(self, uri: str, doc: Document) -> None:
         started = time.perf_counter()
+        if len(doc.text) > LARGE_TEXT:
+            self.case_pool.start()  # for this document's next full analysis, if not this one
         cache = self._caches.setdefault(uri, CaseCache())
         changed: set[Path] = set()
         analysis: FileAnalysis | None
@@ -345,8 +352,11 @@ class Engine:
                 time.sleep(0.02)
             log.debug("indexing starts (engine idle: %s)", self.idle())
             started = time.perf_counter()
+            workers, large_file = index_workers(job.roots)
+            if large_file:
+                self.case_pool.start()  # warm by the time the large file is analysed
             workspace = EditorWorkspace(job.roots, job.settings, self.today,
-                                        workers=index_workers(job.roots))
+                                        workers=workers, mapper=self.case_pool.map)
             snapshot: Future[list[tuple[Path, str, FileAnalysis | None, Options]]] = Future()
             self.task(lambda: snapshot.set_result(self._open_snapshot()))
             try:
@@ -417,7 +427,7 @@ class Engine:
         if self.ready:
             return
         self.settings = settings
-        self.workspace = EditorWorkspace([], settings, self.today)
+        self.workspace = EditorWorkspace([], settings, self.today, mapper=self.case_pool.map)
         for uri in list(self._open_paths.values()):
             self.analyse(uri, force=True)
 

@@ -12,6 +12,7 @@ import contextlib
 from datetime import date
 from pathlib import Path
 
+from evalyaml.analysis.dataset import CaseMapper
 from evalyaml.analysis.kinds import FileKind
 from evalyaml.analysis.model import FileAnalysis, Reference
 from evalyaml.config import find_root, load_config
@@ -28,10 +29,13 @@ ResolutionKey = tuple[FileKind, str, str | None]
 # Small workspaces are indexed in this process: starting workers would cost more.
 PARALLEL_FILES = 400
 PARALLEL_BYTES = 4_000_000
+LARGE_FILE = 1_000_000
+"""A file this large (about 1,500 cases) is worth the language server's case worker."""
 
 
-def index_workers(roots: list[Path]) -> int:
-    count = size = 0
+def index_workers(roots: list[Path]) -> tuple[int, bool]:
+    """Processes to index with, and whether some file is large (see `LARGE_FILE`)."""
+    count = size = largest = 0
     for root in roots:
         if not root.is_dir():
             continue
@@ -39,10 +43,12 @@ def index_workers(roots: list[Path]) -> int:
         for path in discover(root, config):
             count += 1
             with contextlib.suppress(OSError):
-                size += path.stat().st_size
+                file_size = path.stat().st_size
+                size += file_size
+                largest = max(largest, file_size)
             if count >= PARALLEL_FILES or size >= PARALLEL_BYTES:
-                return 2
-    return 1
+                return 2, largest >= LARGE_FILE
+    return 1, largest >= LARGE_FILE
 
 
 class EditorWorkspace(Workspace):
@@ -53,12 +59,12 @@ class EditorWorkspace(Workspace):
     """
 
     def __init__(self, roots: list[Path], settings: Settings, today: date | None = None,
-                 workers: int = 1) -> None:
+                 workers: int = 1, mapper: CaseMapper | None = None) -> None:
         self.settings = settings  # read by _make_root, which the base __init__ calls
         self._generations: dict[tuple[FileKind, str], int] = {}
         self._resolved: dict[ResolutionKey, tuple[int, Resolution]] = {}
         super().__init__(roots, today=today, strict=settings.strict,
-                         freshness_days=settings.freshness_days, workers=workers)
+                         freshness_days=settings.freshness_days, workers=workers, mapper=mapper)
 
     def adopt(self, path: Path, text: str, analysis: FileAnalysis | None) -> None:
         """An open buffer's text and its analysis, already computed: the index takes them as

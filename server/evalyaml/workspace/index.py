@@ -302,7 +302,7 @@ class Workspace:
 
     def _analyse_text(self, key: Path, text: str, cache: CaseCache | None) -> _Entry:
         analysis = analyze_text(text, str(key), self.options(key), cache,
-                                forced_kind=self._forced_kind(key))
+                                forced_kind=self._forced_kind(key), mapper=self._mapper)
         return _Entry(analysis, text=text)
 
     def index_all(self, progress: Progress | None = None) -> None:

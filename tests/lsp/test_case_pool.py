@@ -1,0 +1,64 @@
+"""The language server's case worker: a speed-up that may never change a finding or fail an
+analysis. Real spawned processes, no mocks."""
+
+from __future__ import annotations
+
+import runpy
+import time
+from datetime import date
+
+import pytest
+
+from evalyaml.analysis.dataset import analyze_case_texts
+from evalyaml.analysis.options import Options
+from evalyaml.parallel import PARALLEL_FROM, CasePool
+
+OPTIONS = Options(today=date(2026, 11, 21))
+
+
+def case_texts(count: int) -> list[str]:
+    bodies = [
+        "  - id: c{n}\n    input: What is {n}+{n}? 😀 東京\n    rubric_ref: rubric/tone@1.0.0\n",
+        "  - id: c{n}\n    input: x\n    expecteed_facts: [a]\n",
+        "  - id: c{n}\n    criteria: no input\n",
+        "  - id: c{n}\n    input: \"unclosed\n",
+    ]
+    return [bodies[n % len(bodies)].format(n=n) for n in range(count)]
+
+
+@pytest.fixture
+def pool() -> CasePool:
+    started = CasePool()
+    started.start()
+    deadline = time.monotonic() + 60
+    while not started.ready and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert started.ready, "the worker did not start"
+    yield started  # type: ignore[misc]
+    started.shutdown()
+
+
+def test_the_worker_gives_the_same_results_as_this_process(pool: CasePool) -> None:
+    texts = case_texts(PARALLEL_FROM + 101)
+    expected = analyze_case_texts(texts, OPTIONS)
+    assert any(r is not None and r.findings for r in expected)  # something to compare
+    assert pool.map(texts, OPTIONS) == expected
+
+
+def test_a_dead_worker_costs_time_never_results(pool: CasePool) -> None:
+    texts = case_texts(PARALLEL_FROM + 7)
+    processes = pool._pool._processes  # type: ignore[union-attr]
+    assert processes, "a warm pool has its worker"
+    for process in list(processes.values()):
+        process.kill()
+        process.join()
+    assert pool.map(texts, OPTIONS) == analyze_case_texts(texts, OPTIONS)
+    assert not pool.ready  # given up: later analyses stay in this process
+    assert pool.map(texts[:10], OPTIONS) == analyze_case_texts(texts[:10], OPTIONS)
+
+
+def test_a_spawned_worker_importing_the_main_module_starts_no_command() -> None:
+    # `python -m evalyaml lsp` spawns workers that import evalyaml.__main__ as __mp_main__;
+    # without the guard each would start a second server on the same stdin.
+    namespace = runpy.run_module("evalyaml.__main__", run_name="__mp_main__")
+    assert "main" in namespace
