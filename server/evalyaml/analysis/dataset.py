@@ -12,6 +12,7 @@ import json
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 from jsonschema import Draft202012Validator
 
@@ -190,8 +191,15 @@ class DatasetResult:
     ok: bool
 
 
+@cache
+def _contract_case_keys() -> dict[str, dict[str, object]]:
+    return dict(known_properties(FileKind.DATASET, subschema(FileKind.DATASET, "/$defs/case")))
+
+
 def case_keys(options: Options) -> dict[str, dict[str, object]]:
-    keys = dict(known_properties(FileKind.DATASET, subschema(FileKind.DATASET, "/$defs/case")))
+    if not options.bundles:
+        return _contract_case_keys()
+    keys = dict(_contract_case_keys())
     for bundle_schema in options.bundles.values():
         keys.update(bundle_schema.get("properties", {}))
     return keys

@@ -7,6 +7,7 @@ a reference against the workspace is `evalyaml.workspace.resolve`'s job.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from semver import Version
 
@@ -33,8 +34,12 @@ def parse_pin(text: str) -> Pin | None:
     return Pin(text, version.major, version.minor, version.patch, version.prerelease)
 
 
+@lru_cache(maxsize=4096)
 def parse_reference(raw: str, expected: FileKind) -> tuple[str, Pin | None] | str:
-    """(id, pin) for a well-formed reference; otherwise the message explaining the form."""
+    """(id, pin) for a well-formed reference; otherwise the message explaining the form.
+
+    Memoised: a 10,000-case dataset spells the same few references over and over, and the
+    answer (immutable) depends on the text alone."""
     example = "rubric/factuality@1.2" if expected is FileKind.RUBRIC else "judge/accuracy@1.0"
     form = f"expected {expected.value}/<id>@<version>, e.g. '{example}'"
     match = _REFERENCE.match(raw.strip())

@@ -79,6 +79,7 @@ def precheck(kind: FileKind, pointer: str = "") -> Predicate | None:
     return compile_precheck(subschema(kind, pointer) if pointer else schema(kind))
 
 
+@cache  # called per case and per check; the schemas never change (and are never mutated)
 def subschema(kind: FileKind, pointer: str) -> dict[str, Any]:
     node: Any = schema(kind)
     for part in pointer.strip("/").split("/"):
