@@ -40,19 +40,9 @@ OUTSIDE_RUBRIC = b'id: outside_secret\nversion: "1.0.0"\nchecks:\n  - kind: form
     b"    format: json\nscoring:\n  combine: all_pass\n"
 
 
-UNPUBLISHED_EY311 = (
-    "EY311 of an entry that cannot be read when the index is built (a FIFO, a broken or looping "
-    "symbolic link, an unreadable file or folder) is never published to the client: "
-    "Engine._install reports "
-    "only `before | after` = Workspace.eval_files(), which leaves out entries without an "
-    "analysis; the CLI reports them. They appear only after a watched-file change refreshes "
-    "the path")
-
-
-def oracle(root: Path, encoding: str = "utf-16", *, unreadable: bool = True
-           ) -> dict[str, list[tuple[Any, ...]]]:
-    """uri -> a fresh in-process index's findings for every file that has any (without the
-    entries that could not be read, when `unreadable` is false)."""
+def oracle(root: Path, encoding: str = "utf-16") -> dict[str, list[tuple[Any, ...]]]:
+    """uri -> a fresh in-process index's findings for every file that has any (EY311 of the
+    entries that could not be read included)."""
     from evalyaml.workspace.index import Workspace
 
     workspace = Workspace([root], today=date.fromisoformat(TODAY), workers=1)
@@ -60,8 +50,6 @@ def oracle(root: Path, encoding: str = "utf-16", *, unreadable: bool = True
     out = {}
     for path in workspace.paths():
         findings = workspace.findings(path)
-        if not unreadable and workspace.problem(path) is not None:
-            continue
         if findings:
             text = soak.disk_lines(path).text
             out[path.as_uri()] = expected_keys(findings, text, path.as_uri(), encoding)
@@ -141,7 +129,7 @@ def test_a_workspace_of_traps(tmp_path: Path) -> None:
     assert "rubrics/loop_a.yaml:1:1: warning EY311 cannot read this file (a broken or looping" \
         in done.stdout
     assert "outside" not in done.stdout and "node_modules" not in done.stdout
-    expected = oracle(root, unreadable=False)  # see test_unreadable_entries_are_published
+    expected = oracle(root)  # EY311 of the FIFO and the broken links included
     server = start_server(root, tmp_path)
     try:
         settle(server, expected, root)
@@ -168,7 +156,6 @@ def test_a_fifo_changed_on_disk_does_not_block_the_engine(tmp_path: Path) -> Non
         server.kill()
 
 
-@pytest.mark.xfail(strict=True, reason=UNPUBLISHED_EY311)
 def test_unreadable_entries_are_published(tmp_path: Path) -> None:
     root = build_traps(tmp_path)
     expected = oracle(root)
@@ -178,6 +165,20 @@ def test_unreadable_entries_are_published(tmp_path: Path) -> None:
         settle(server, expected, root, timeout=4)
     finally:
         finish(server, tmp_path)
+    # A pulling client finds them in `workspace/diagnostic`.
+    server = start_server(root, tmp_path, pull=True, name="pull")
+    try:
+        unreadable = {uri for uri, keys in expected.items() if any(k[0] == "EY311" for k in keys)}
+        assert (root / "rubrics" / "fifo.yaml").as_uri() in unreadable
+
+        def listed() -> set[str]:
+            report = server.call("workspace/diagnostic", {"previousResultIds": []}, BOUND)
+            return {item["uri"] for item in report["items"]
+                    if any(d.get("code") == "EY311" for d in item.get("items", []))}
+
+        server.wait_until(lambda: unreadable <= listed(), BOUND, "EY311 in workspace/diagnostic")
+    finally:
+        finish(server, tmp_path, "pull")
 
 
 # ------------------------------------------------------------------------------ unreadable

@@ -17,14 +17,16 @@ import logging
 import os
 from collections.abc import Awaitable, Callable, Generator
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from lsprotocol import types
 from pygls.capabilities import ServerCapabilitiesBuilder
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import RPCRequest
 from pygls.protocol.language_server import lsp_method
 from pygls.uris import from_fs_path
 from pygls.workspace import Workspace as PyglsWorkspace
@@ -52,12 +54,90 @@ INJECTED_FAILURES = frozenset(
     m.strip() for m in os.environ.get("EVALYAML_LSP_FAIL", "").split(",") if m.strip())
 
 
+@dataclass(frozen=True, slots=True)
+class _Unreadable:
+    """A message that could not be structured (its params do not deserialize): a request is
+    answered with `error` (pygls would raise before it knows the id, and answer nothing)."""
+
+    method: str
+    msg_id: int | str | None
+    request: bool
+    error: JsonRpcException
+
+
 class EvalProtocol(LanguageServerProtocol):
-    """pygls' protocol with two changes: the position encoding is ours to choose (UTF-8 when
-    the client offers it), and open documents live in our `DocumentStore` rather than in
-    pygls' workspace (one copy of each text, edited in place of a rescan)."""
+    """pygls' protocol with these changes: the position encoding is ours to choose (UTF-8 when
+    the client offers it); open documents live in our `DocumentStore` rather than in pygls'
+    workspace (one copy of each text, edited in place of a rescan); a request whose params do
+    not deserialize gets an error answer (-32602) and one after `shutdown` gets InvalidRequest
+    (-32600), where pygls answers neither."""
 
     _server: EvalServer
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:  # logged by pygls, with the traceback
+            msg_id = data.get("id")
+            if isinstance(msg_id, bool) or not isinstance(msg_id, (int, str)):
+                msg_id = None
+            method = data.get("method")
+            return _Unreadable(method if isinstance(method, str) else "", msg_id,
+                               "id" in data and "method" in data, error)
+
+    def _execute_handler(self, msg_id: Any, handler: Any, callback: Any,
+                         args: tuple[Any, ...] | None = None,
+                         kwargs: dict[str, Any] | None = None) -> None:
+        super()._execute_handler(msg_id, handler, callback, args, kwargs)
+        # pygls files the future of every coroutine, thread or generator handler under its id
+        # but only pops it when it answers a client's request: a notification handled by a
+        # generator (every didOpen/didChange/didClose, through the builtin handlers above) or
+        # a handler run from a generator is filed under a fresh uuid and never removed, about
+        # 2 KB (a Future, its Condition and lock) per keystroke. Forget it once it is done.
+        future = self._request_futures.get(msg_id)
+        if future is not None:
+            future.add_done_callback(functools.partial(self._done, msg_id))
+
+    def _done(self, msg_id: Any, future: Any) -> None:
+        # Later, on the loop: a callback may run inside pygls' own walk over the futures
+        # (`shutdown` cancels the pending ones), which must not see the dict change.
+        loop = self._server.loop
+        if loop is None:
+            with contextlib.suppress(RuntimeError):
+                loop = asyncio.get_running_loop()
+        if loop is None or loop.is_closed():
+            self._forget(msg_id, future)
+            return
+        with contextlib.suppress(RuntimeError):  # the loop is shutting down
+            loop.call_soon_threadsafe(self._forget, msg_id, future)
+
+    def _forget(self, msg_id: Any, future: Any) -> None:
+        if self._request_futures.get(msg_id) is future:
+            del self._request_futures[msg_id]
+
+    def handle_message(self, message: Any) -> None:
+        if isinstance(message, _Unreadable):
+            if message.request:
+                error = JsonRpcInvalidRequest("the server is shut down") if self._shutdown \
+                    else message.error
+                self._send_data(types.ResponseErrorMessage(  # id null if it was unreadable
+                    id=message.msg_id, error=error.to_response_error()))
+            elif not message.method and message.msg_id is not None:
+                # A response to one of our requests that does not deserialize: fail it, so
+                # that whatever waits for it does not wait forever.
+                future = self._request_futures.pop(message.msg_id, None)
+                if future is not None and not future.done():
+                    future.set_exception(message.error)
+            else:
+                log.warning("dropped a %s message that does not deserialize",
+                            message.method or "malformed")
+            return
+        if self._shutdown and isinstance(message, RPCRequest) and message.method != types.EXIT \
+                and getattr(message, "jsonrpc", None) == self.VERSION:
+            self._send_response(message.id, None, JsonRpcInvalidRequest(
+                f"the server is shut down: {message.method} after shutdown").to_response_error())
+            return
+        super().handle_message(message)
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams
@@ -191,6 +271,7 @@ class EvalServer(LanguageServer):
         self._waiters: dict[str, list[tuple[int | None, asyncio.Future[None]]]] = {}
         self._refresh_pending = False
         self.client_name = ""
+        self.exit_code: int | None = None  # set by `exit`: 0 after `shutdown`, else 1
 
     # ------------------------------------------------------------------ client facts
     def supports(self, dotted: str) -> bool:
@@ -226,8 +307,8 @@ class EvalServer(LanguageServer):
         """A report from the engine; runs on the loop, so the version check here is final."""
         doc = self.store.get(report.uri)
         if report.open:
-            if doc is None or doc.version != report.version:
-                return  # computed for an older version (or a closed document): drop it
+            if doc is None or doc.serial != report.serial:
+                return  # computed for an older text (or a closed document): drop it
         elif doc is not None:
             return  # opened meanwhile: its own analysis reports
         previous = self.reports.get(report.uri)
@@ -252,15 +333,15 @@ class EvalServer(LanguageServer):
                 self.nonempty.discard(report.uri)
         elif not same and (not report.open or report.dependent):
             self.request_refresh()
-        self._wake(report.uri, report.version)
+        self._wake(report.uri, report.serial)
 
-    def _wake(self, uri: str, version: int | None) -> None:
+    def _wake(self, uri: str, serial: int | None) -> None:
         waiting = self._waiters.get(uri)
         if not waiting:
             return
         keep: list[tuple[int | None, asyncio.Future[None]]] = []
         for wanted, future in waiting:
-            if version is None or wanted is None or version >= wanted:
+            if serial is None or wanted is None or serial >= wanted:
                 if not future.done():
                     future.set_result(None)
             else:
@@ -271,16 +352,22 @@ class EvalServer(LanguageServer):
             self._waiters.pop(uri, None)
 
     async def wait_current(self, doc: Document, timeout: float = 10.0) -> Report | None:
-        """The report for the document's current version, waiting for its analysis."""
+        """The report for the document's current text, waiting for its analysis."""
         report = self.reports.get(doc.uri)
-        if report is None or report.version is None or doc.version is None or \
-                report.version < doc.version:
+        if report is None or report.serial is None or report.serial < doc.serial:
             future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self._waiters.setdefault(doc.uri, []).append((doc.version, future))
+            entry = (doc.serial, future)
+            self._waiters.setdefault(doc.uri, []).append(entry)
             try:
                 await asyncio.wait_for(future, timeout)
             except TimeoutError:
                 log.warning("no analysis of %s v%s after %.0f s", doc.uri, doc.version, timeout)
+            finally:  # a request cancelled or timed out leaves no waiter behind
+                waiting = self._waiters.get(doc.uri)
+                if waiting is not None and entry in waiting:
+                    waiting.remove(entry)
+                    if not waiting:
+                        del self._waiters[doc.uri]
         return self.reports.get(doc.uri)
 
     async def wait_index(self, timeout: float = 10.0) -> None:
@@ -423,6 +510,14 @@ def create_server() -> EvalServer:
         if ls.engine is not None:
             ls.engine.stop()
 
+    @server.feature(types.EXIT)
+    def exit_(ls: EvalServer, params: None) -> None:
+        # pygls' own `exit` runs after this and raises SystemExit, which `start_io` swallows:
+        # `server.run` returns this code instead (the LSP specification: 1 without `shutdown`).
+        ls.exit_code = 0 if ls.protocol._shutdown else 1
+        if ls.engine is not None:
+            ls.engine.stop()  # exit without shutdown: stop the engine (and its worker) too
+
     # ---------------------------------------------------------------- documents
     @notification(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: EvalServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -441,6 +536,7 @@ def create_server() -> EvalServer:
         uri = params.text_document.uri
         doc = ls.store.close(uri)
         ls.reports.pop(uri, None)
+        ls._wake(uri, None)  # requests waiting for an analysis of it answer now
         engine = ls.engine
         if doc is not None and engine is not None:
             path = doc.path

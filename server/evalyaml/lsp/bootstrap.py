@@ -162,10 +162,10 @@ class SkipAnswer:
         self._stream.close()
 
 
-def serve_stdio(load: Callable[[], Callable[[BinaryIO, BinaryIO], None]],
-                stdin: BinaryIO, stdout: BinaryIO) -> None:
+def serve_stdio(load: Callable[[], Callable[[BinaryIO, BinaryIO], int]],
+                stdin: BinaryIO, stdout: BinaryIO) -> int:
     """Answer `initialize` while `load()` runs in a thread; then run what it returns on the
-    stream, first message replayed."""
+    stream, first message replayed; its result (the exit status) is returned."""
     loaded: dict[str, Any] = {}
 
     def importer() -> None:
@@ -192,4 +192,4 @@ def serve_stdio(load: Callable[[], Callable[[BinaryIO, BinaryIO], None]],
         raise loaded["error"]
     reader = io.BufferedReader(Prefixed(replay, stdin))
     writer: Any = SkipAnswer(stdout, answered) if answered is not None else stdout
-    loaded["serve"](reader, writer)
+    return int(loaded["serve"](reader, writer))

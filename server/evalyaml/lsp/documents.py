@@ -9,6 +9,7 @@ pair while the event loop replaces it with the next one.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,10 @@ from evalyaml.lsp.context import Outline
 from evalyaml.lsp.positions import Encoding, PositionMapper
 
 _BREAK = re.compile(r"\r\n|\r|\n")
+# Every Document (an open, every applied change) gets the next serial number: "already analysed"
+# and "is this report stale" are decided by it, never by the client's version number, which a
+# buggy client may repeat or send backwards.
+_serials = itertools.count(1)
 
 
 def uri_to_path(uri: str) -> Path | None:
@@ -43,6 +48,7 @@ class Document:
     lines: LineIndex = field(compare=False, repr=False, default=None)  # type: ignore[assignment]
     # The outline (see `context.Outline`), built on first use and spliced on later edits.
     _outline: list[Outline] = field(compare=False, repr=False, default_factory=list)
+    serial: int = field(compare=False, default_factory=lambda: next(_serials))
 
     def __post_init__(self) -> None:
         if self.lines is None:

@@ -86,6 +86,7 @@ class Report:
     analysis: FileAnalysis | None = None
     open: bool = True
     dependent: bool = False  # re-reported because another file changed
+    serial: int | None = None  # `Document.serial` of the text analysed (None: a closed file)
 
 
 @dataclass(slots=True)
@@ -114,8 +115,8 @@ class Engine:
         self._paths: dict[Path, None] = {}
         self._to_report: dict[Path, None] = {}  # lowest priority: report after an install
         self._caches: dict[str, CaseCache] = {}
-        self._analysed: dict[str, int | None] = {}  # uri -> version analysed
-        self.analyses: dict[str, tuple[int | None, FileAnalysis | None]] = {}
+        self._analysed: dict[str, int] = {}  # uri -> Document.serial analysed
+        self.analyses: dict[str, tuple[int, FileAnalysis | None]] = {}  # uri -> (serial, ...)
         self._open_paths: dict[Path, str] = {}  # normalised path -> uri of open documents
         self._disk_lines: dict[Path, tuple[int, int, LineIndex]] = {}
         self._stopped = False
@@ -193,15 +194,15 @@ class Engine:
         doc = self.server.store.get(uri)
         if doc is None:
             return
-        if not forced and uri in self._analysed and self._analysed[uri] == doc.version:
-            return
+        if not forced and self._analysed.get(uri) == doc.serial:
+            return  # this very text was analysed (whatever version number the client gave)
         try:
             self._analyse_current(uri, doc)
         except Exception:
             # Log it and answer empty for this version, so that nobody waits forever.
             log.exception("analysing %s failed", uri)
-            self._analysed[uri] = doc.version
-            self.analyses[uri] = (doc.version, None)
+            self._analysed[uri] = doc.serial
+            self.analyses[uri] = (doc.serial, None)
             self._deliver(self._report(uri, doc.path, doc, [], None))
 
     def _analyse_current(self, uri: str, doc: Document) -> None:
@@ -233,8 +234,8 @@ class Engine:
             changed = self.workspace.set_text(key, doc.text, cache)
             analysis = self.workspace.analysis(key)
             findings = self._findings(key)
-        self._analysed[uri] = doc.version
-        self.analyses[uri] = (doc.version, analysis)
+        self._analysed[uri] = doc.serial
+        self.analyses[uri] = (doc.serial, analysis)
         self._deliver(self._report(uri, doc.path, doc, findings, analysis))
         log.debug("analysed %s v%s in %.1f ms", uri, doc.version,
                   (time.perf_counter() - started) * 1000)
@@ -282,7 +283,7 @@ class Engine:
                                           related_support=related)
         return Report(uri, path, doc.version if doc is not None else None, findings,
                       diagnostics, hash(tuple(findings)), analysis=analysis,
-                      open=doc is not None)
+                      open=doc is not None, serial=doc.serial if doc is not None else None)
 
     def _report_paths(self, paths: set[Path]) -> None:
         """Reports for files other than the one just analysed (dependents, closed files)."""
@@ -290,7 +291,7 @@ class Engine:
             uri = self._open_paths.get(path)
             if uri is not None:
                 doc = self.server.store.get(uri)
-                if doc is None or self._analysed.get(uri) != doc.version:
+                if doc is None or self._analysed.get(uri) != doc.serial:
                     continue  # an analysis of the newer version is queued and will report
                 report = self._report(uri, doc.path, doc, self._findings(path),
                                       self.workspace.analysis(path))
@@ -386,14 +387,14 @@ class Engine:
         for path, uri in self._open_paths.items():
             doc = self.server.store.get(uri)
             analysed = self.analyses.get(uri)
-            if doc is not None and analysed is not None and analysed[0] == doc.version:
+            if doc is not None and analysed is not None and analysed[0] == doc.serial:
                 out.append((path, doc.text, analysed[1], self.workspace.options(path)))
         return out
 
     def _install(self, job: _Indexing, workspace: EditorWorkspace) -> None:
         if job.generation != self.generation:
             return  # settings changed again while indexing: a newer index is on its way
-        before = set(self.workspace.eval_files())
+        before = set(self.workspace.reported_files())
         self.settings = job.settings
         self.workspace = workspace
         self.ready = True
@@ -402,15 +403,15 @@ class Engine:
             if doc is None:
                 continue
             if workspace.is_open(path) and self.analyses.get(uri, (None, None))[0] == \
-                    doc.version and workspace.analysis(path) is self.analyses[uri][1]:
+                    doc.serial and workspace.analysis(path) is self.analyses[uri][1]:
                 continue  # adopted at this very version
             workspace.set_text(path, doc.text, self._caches.setdefault(uri, CaseCache()))
-            self._analysed[uri] = doc.version
-            self.analyses[uri] = (doc.version, workspace.analysis(path))
+            self._analysed[uri] = doc.serial
+            self.analyses[uri] = (doc.serial, workspace.analysis(path))
         for doc in self.server.store.all():
             if doc.path is None:
                 self.analyse(doc.uri, force=True)
-        after = set(workspace.eval_files())
+        after = set(workspace.reported_files())
         self._report_paths(set(self._open_paths))  # the open documents first, at once
         with self._cond:  # then every other file, one job each, after any editing work
             self._to_report.clear()

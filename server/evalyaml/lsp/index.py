@@ -72,6 +72,13 @@ class EditorWorkspace(Workspace):
         with self._lock:
             self._replace(normalize(path), Entry(analysis, text=text))
 
+    def reported_files(self) -> list[Path]:
+        """What the server reports diagnostics for: the eval files, and the entries that could
+        not be read (EY311: a FIFO, a broken or looping link, an unreadable file), sorted."""
+        with self._lock:
+            return sorted(p for p, e in self._files.items() if e.problem is not None or (
+                e.analysis is not None and e.analysis.kind is not None))
+
     def _index(self, key: Path, entry: Entry) -> None:
         super()._index(key, entry)
         self._bump(entry)

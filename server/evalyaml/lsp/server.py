@@ -18,19 +18,21 @@ from evalyaml.lsp import bootstrap
 log = logging.getLogger("evalyaml.lsp")
 
 
-def _load() -> Callable[[BinaryIO, BinaryIO], None]:
+def _load() -> Callable[[BinaryIO, BinaryIO], int]:
     from evalyaml.lsp.app import create_server
 
     server = create_server()
 
-    def serve(stdin: BinaryIO, stdout: BinaryIO) -> None:
+    def serve(stdin: BinaryIO, stdout: BinaryIO) -> int:
         server.start_io(stdin, stdout)
+        return server.exit_code or 0  # None: the client went away without `exit`
 
     return serve
 
 
 def run(tcp: str | None = None, log_level: str = "WARNING") -> int:
-    """Serve until the client says exit."""
+    """Serve until the client says exit. The exit status is 0 after `shutdown` + `exit` (or
+    when the client just closes the stream), 1 after `exit` without `shutdown`."""
     logging.basicConfig(stream=sys.stderr, level=getattr(logging, log_level, logging.WARNING),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if log_level != "DEBUG":
@@ -40,10 +42,10 @@ def run(tcp: str | None = None, log_level: str = "WARNING") -> int:
         from evalyaml.lsp.app import create_server
 
         host, _, port = tcp.rpartition(":")
-        create_server().start_tcp(host or "127.0.0.1", int(port))
-        return 0
-    bootstrap.serve_stdio(_load, sys.stdin.buffer, sys.stdout.buffer)
-    return 0
+        server = create_server()
+        server.start_tcp(host or "127.0.0.1", int(port))
+        return server.exit_code or 0
+    return bootstrap.serve_stdio(_load, sys.stdin.buffer, sys.stdout.buffer)
 
 
 def _thread_excepthook(args: threading.ExceptHookArgs) -> None:
