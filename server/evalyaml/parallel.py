@@ -26,6 +26,10 @@ PARALLEL_FROM = 2_000
 WORKER_TIMEOUT = 120.0
 """Seconds the language server waits for its case worker before doing the work itself."""
 
+HERE_SHARE = 0.58
+"""The engine thread's share of a large document's cases (measured: even halves left the
+engine thread waiting about 0.3 s for the worker on 10,000 cases)."""
+
 WARM_WAIT = 1.0
 """Seconds worth waiting for a worker that is still starting: a 2,000-case share takes longer."""
 
@@ -112,7 +116,7 @@ class CasePool:
             warm.exception() is None
 
     def map(self, texts: list[str], options: Options) -> list[CaseResult | None]:
-        """A `CaseMapper`: the second half of a large list goes to the worker when it is warm."""
+        """A `CaseMapper`: the tail of a large list goes to the worker when it is warm."""
         pool, warm = self._pool, self._warm
         if pool is None or warm is None or len(texts) < PARALLEL_FROM:
             return analyze_case_texts(texts, options)
@@ -120,7 +124,8 @@ class CasePool:
             warm.result(timeout=WARM_WAIT)
         if not self.ready:
             return analyze_case_texts(texts, options)
-        half = len(texts) // 2
+        # The worker's share also pays for pickling both ways: give this thread a bit more.
+        half = int(len(texts) * HERE_SHARE)
         try:
             there = pool.submit(_analyse_in_worker, texts[half:], options)
         except (BrokenProcessPool, RuntimeError):
