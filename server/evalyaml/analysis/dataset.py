@@ -236,9 +236,10 @@ def analyze_dataset(text: str, options: Options, cache: CaseCache | None,
             return None  # something odd around the cases: let the whole-file parse explain it
         if cache:
             cache.remember_root(split.skeleton, options, root_findings)
-    cases = _cases_after_edit(text, split, edit, options, cache) if cache and edit else None
+    cases = _cases_after_edit(text, split, edit, options, cache, fingerprint=fingerprint) \
+        if cache and edit else None
     if cases is None:
-        cases = _all_cases(text, split, options, cache, mapper)
+        cases = _all_cases(text, split, options, cache, mapper, fingerprint=fingerprint)
     if cache is not None:
         cache.remember(text, split, fingerprint, cases if len(cases) == len(split.items) else None)
         # The cases of this text were used last; keep them and as many recent others (undo).
@@ -258,14 +259,15 @@ def analyze_dataset(text: str, options: Options, cache: CaseCache | None,
 
 
 def _cases_after_edit(text: str, split: DatasetSplit, edit: _Edit, options: Options,
-                      cache: CaseCache) -> list[tuple[CaseResult, PlacedCase]] | None:
+                      cache: CaseCache, *, fingerprint: str
+                      ) -> list[tuple[CaseResult, PlacedCase]] | None:
     """Only the edited case is analysed; the others keep their results, moved when the edit
     added or removed lines. None when the edited case must be joined with the next."""
     before = edit.last.cases
     if before is None:
         return None
     segment = split.items[edit.index]
-    result = _cached_case(text[segment.start : segment.end], options, cache)
+    result = _cached_case(text[segment.start : segment.end], options, fingerprint, cache)
     if result is None:
         return None
     after = before[edit.index + 1 :]
@@ -276,10 +278,11 @@ def _cases_after_edit(text: str, split: DatasetSplit, edit: _Edit, options: Opti
 
 
 def _all_cases(text: str, split: DatasetSplit, options: Options, cache: CaseCache | None,
-               mapper: CaseMapper | None) -> list[tuple[CaseResult, PlacedCase]]:
+               mapper: CaseMapper | None, *, fingerprint: str
+               ) -> list[tuple[CaseResult, PlacedCase]]:
     segments = list(split.items)
-    first_pass = _first_pass([text[s.start : s.end] for s in segments], options, cache,
-                             mapper or analyze_case_texts)
+    first_pass = _first_pass([text[s.start : s.end] for s in segments], options, fingerprint,
+                             cache, mapper or analyze_case_texts)
     cases: list[tuple[CaseResult, PlacedCase]] = []
     index = 0
     while index < len(segments):
@@ -290,7 +293,8 @@ def _all_cases(text: str, split: DatasetSplit, options: Options, cache: CaseCach
         while result is None and index + 1 < len(segments):
             index += 1
             segment = Segment(segment.start, segments[index].end, segment.line)
-            result = _cached_case(text[segment.start : segment.end], options, cache)
+            result = _cached_case(text[segment.start : segment.end], options, fingerprint,
+                                  cache)
         if result is None:
             result = _analyze_case_text(text[segment.start : segment.end], options,
                                         allow_open_end=True)
@@ -312,10 +316,9 @@ def _analyze_skeleton(skeleton_text: str, options: Options) -> tuple[Finding, ..
     return tuple(sink.findings)
 
 
-def _first_pass(texts: list[str], options: Options, cache: CaseCache | None,
+def _first_pass(texts: list[str], options: Options, fingerprint: str, cache: CaseCache | None,
                 mapper: CaseMapper) -> list[CaseResult | None]:
     """Each case from the cache when its text is unchanged, the rest through `mapper`."""
-    fingerprint = case_options_key(options)
     keys = [(t, fingerprint) for t in texts]
     found: list[CaseResult | None] = [cache.get(k) for k in keys] if cache else [None] * len(texts)
     missing = [i for i, r in enumerate(found) if r is None]
@@ -328,8 +331,9 @@ def _first_pass(texts: list[str], options: Options, cache: CaseCache | None,
     return found
 
 
-def _cached_case(case_text: str, options: Options, cache: CaseCache | None) -> CaseResult | None:
-    key = (case_text, case_options_key(options))
+def _cached_case(case_text: str, options: Options, fingerprint: str,
+                 cache: CaseCache | None) -> CaseResult | None:
+    key = (case_text, fingerprint)
     if cache is not None:
         found = cache.get(key)
         if found is not None:
