@@ -32,6 +32,7 @@ from tests.hostile.harness import (
 )
 
 FAQ = "datasets/support_faq.yaml"
+TYPING = 5.0  # seconds of nonstop typing within which a request must be answered
 
 URIS = ["untitled:Untitled-1", "http://example.com/x.yaml", "file:///does/not/exist.yaml",
         "file://%zz", "not a uri", "", "file:///etc/passwd", "file:///tmp/../../etc/shadow",
@@ -438,3 +439,51 @@ def _ranges(data: Any, uri: str) -> list[dict[str, Any]]:
 
     walk(data, None)
     return out
+
+
+def test_requests_are_answered_while_typing_goes_on(tmp_path: Path) -> None:
+    """A request that needs the analysis (document symbols) is answered while the user keeps
+    typing, not when typing pauses: every analysis reads the newest text, so the request's own
+    text may never be analysed, and an analysis of a newer text must answer it. The symbols
+    returned must then all belong to one text, no older than the request's."""
+    root = tmp_path / "ws"
+    path = soak.write_workspace(root, 2000)
+    server = start_server(root, tmp_path)
+    uri = path.as_uri()
+    text = path.read_text("utf-8")
+    lines = text.split("\n")
+    ids = [line.removeprefix("  - id: ") for line in lines if line.startswith("  - id: ")]
+    typing_at = lines.index("questions:")  # above the cases: each keystroke re-reads them all
+    server.open(uri, text, 1)
+    server.wait_publish(uri, 1, BOUND)
+    asked_at = 20
+    msg_id = -1
+    answered_at, asked, waited = None, 0.0, 0.0
+    typing_until = time.monotonic() + TYPING
+    version = 1
+    while time.monotonic() < typing_until:
+        version += 1  # a keystroke: one more comment line, and every case moves down
+        here = {"line": typing_at, "character": 0}
+        server.change(uri, version, [{"range": {"start": here, "end": here},
+                                      "text": f"# {version}\n"}])
+        if version == asked_at:
+            msg_id = server.request_async("textDocument/documentSymbol",
+                                          {"textDocument": {"uri": uri}})
+            asked = time.monotonic()
+        elif msg_id in server.responses:
+            answered_at, waited = version, time.monotonic() - asked
+            break
+        time.sleep(0.003)
+    assert answered_at is not None, f"no answer during {TYPING:.0f} s of typing"
+    symbols = server.response(msg_id, BOUND)["result"]
+    assert [s["name"] for s in symbols] == ids
+    # Version v has v - 1 comment lines above the cases: every case moved down as many.
+    first = lines.index(f"  - id: {ids[0]}")
+    answered_from = symbols[0]["selectionRange"]["start"]["line"] - first + 1
+    assert asked_at <= answered_from <= answered_at
+    for symbol in symbols:
+        line = symbol["selectionRange"]["start"]["line"] - (answered_from - 1)
+        assert lines[line] == f"  - id: {symbol['name']}", symbol
+    print(f"asked at version {asked_at}, answered from version {answered_from} after "
+          f"{waited * 1000:.0f} ms, while version {answered_at} was being typed")
+    finish(server, tmp_path)

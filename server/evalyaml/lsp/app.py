@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Generator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from lsprotocol import types
 from pygls.capabilities import ServerCapabilitiesBuilder
@@ -52,6 +52,13 @@ SHOW_REFERENCES = bootstrap.SHOW_REFERENCES
 # that a failing feature is logged and answered empty without taking the server down.
 INJECTED_FAILURES = frozenset(
     m.strip() for m in os.environ.get("EVALYAML_LSP_FAIL", "").split(",") if m.strip())
+
+
+class Current(NamedTuple):
+    """A document's text and the report computed for exactly that text (None: no analysis)."""
+
+    doc: Document
+    report: Report | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +275,7 @@ class EvalServer(LanguageServer):
         self.initial_settings = Settings()
         self.related_support = True  # every client we know shows related information
         self._result_ids = itertools.count(1)
-        self._waiters: dict[str, list[tuple[int | None, asyncio.Future[None]]]] = {}
+        self._waiters: dict[str, list[tuple[int, asyncio.Future[Report | None]]]] = {}
         self._refresh_pending = False
         self.client_name = ""
         self.exit_code: int | None = None  # set by `exit`: 0 after `shutdown`, else 1
@@ -306,10 +313,7 @@ class EvalServer(LanguageServer):
     def deliver(self, report: Report) -> None:
         """A report from the engine; runs on the loop, so the version check here is final."""
         doc = self.store.get(report.uri)
-        if report.open:
-            if doc is None or doc.serial != report.serial:
-                return  # computed for an older text (or a closed document): drop it
-        elif doc is not None:
+        if not report.open and doc is not None:
             return  # opened meanwhile: its own analysis reports
         previous = self.reports.get(report.uri)
         report.key = hash((report.key, tuple(
@@ -317,6 +321,13 @@ class EvalServer(LanguageServer):
             for d in report.diagnostics)))
         same = previous is not None and previous.key == report.key
         report.result_id = previous.result_id if same and previous else str(next(self._result_ids))
+        if report.open and (doc is None or doc.serial != report.serial):
+            # Computed for a text since replaced (or closed): never published, but a request
+            # made against that text or an older one is answered from it. Each analysis reads
+            # the latest text, so under nonstop typing the request's own text may never be
+            # analysed, and waiting for the current one would mean waiting for a pause.
+            self._wake(report.uri, report)
+            return
         if report.findings or report.open or (previous is not None and previous.findings) \
                 or report.uri in self.nonempty:
             self.reports[report.uri] = report
@@ -333,17 +344,20 @@ class EvalServer(LanguageServer):
                 self.nonempty.discard(report.uri)
         elif not same and (not report.open or report.dependent):
             self.request_refresh()
-        self._wake(report.uri, report.serial)
+        self._wake(report.uri, report)
 
-    def _wake(self, uri: str, serial: int | None) -> None:
+    def _wake(self, uri: str, report: Report | None) -> None:
+        """Answers the requests this report satisfies: those made against its text or an older
+        one. None or a closed file's report releases every waiter (the document is gone)."""
         waiting = self._waiters.get(uri)
         if not waiting:
             return
-        keep: list[tuple[int | None, asyncio.Future[None]]] = []
+        serial = report.serial if report is not None and report.open else None
+        keep: list[tuple[int, asyncio.Future[Report | None]]] = []
         for wanted, future in waiting:
-            if serial is None or wanted is None or serial >= wanted:
+            if serial is None or serial >= wanted:
                 if not future.done():
-                    future.set_result(None)
+                    future.set_result(report if serial is not None else None)
             else:
                 keep.append((wanted, future))
         if keep:
@@ -351,24 +365,28 @@ class EvalServer(LanguageServer):
         else:
             self._waiters.pop(uri, None)
 
-    async def wait_current(self, doc: Document, timeout: float = 10.0) -> Report | None:
-        """The report for the document's current text, waiting for its analysis."""
+    async def wait_current(self, doc: Document, timeout: float = 10.0) -> Current:
+        """The analysis of the request's text or a newer one, paired with the text analysed:
+        positions in the answer go through that text, so they match the findings."""
         report = self.reports.get(doc.uri)
         if report is None or report.serial is None or report.serial < doc.serial:
-            future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            future: asyncio.Future[Report | None] = asyncio.get_running_loop().create_future()
             entry = (doc.serial, future)
             self._waiters.setdefault(doc.uri, []).append(entry)
             try:
-                await asyncio.wait_for(future, timeout)
+                report = await asyncio.wait_for(future, timeout)
             except TimeoutError:
                 log.warning("no analysis of %s v%s after %.0f s", doc.uri, doc.version, timeout)
+                report = self.reports.get(doc.uri)
             finally:  # a request cancelled or timed out leaves no waiter behind
                 waiting = self._waiters.get(doc.uri)
                 if waiting is not None and entry in waiting:
                     waiting.remove(entry)
                     if not waiting:
                         del self._waiters[doc.uri]
-        return self.reports.get(doc.uri)
+        if report is None or report.document is None:
+            return Current(doc, None)
+        return Current(report.document, report)
 
     async def wait_index(self, timeout: float = 10.0) -> None:
         """Until the first full index is installed: a definition asked for right after start-up
@@ -551,7 +569,8 @@ def create_server() -> EvalServer:
                                   ) -> types.DocumentDiagnosticReport:
         uri = params.text_document.uri
         doc = ls.store.get(uri)
-        report = await ls.wait_current(doc) if doc is not None else ls.reports.get(uri)
+        report = (await ls.wait_current(doc)).report if doc is not None \
+            else ls.reports.get(uri)
         if report is None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         if params.previous_result_id == report.result_id:
@@ -611,7 +630,7 @@ def create_server() -> EvalServer:
         doc = ls.store.get(params.text_document.uri)
         if doc is None:
             return []
-        report = await ls.wait_current(doc)
+        doc, report = await ls.wait_current(doc)
         await ls.wait_index()
         pos = ls.mapper(doc).core_position(params.position)
         return await ls.in_thread(navigation.references, ls.nav(), doc,
@@ -624,7 +643,7 @@ def create_server() -> EvalServer:
         doc = ls.store.get(params.text_document.uri)
         if doc is None:
             return []
-        report = await ls.wait_current(doc)
+        doc, report = await ls.wait_current(doc)
         return await ls.in_thread(navigation.document_links, ls.nav(), doc,
                                   report.analysis if report else None, ls.mapper(doc),
                                   ls.supports("text_document.document_link.tooltip_support"))
@@ -635,7 +654,7 @@ def create_server() -> EvalServer:
         doc = ls.store.get(params.text_document.uri)
         if doc is None:
             return []
-        report = await ls.wait_current(doc)
+        doc, report = await ls.wait_current(doc)
         hierarchical = ls.supports(
             "text_document.document_symbol.hierarchical_document_symbol_support")
         return navigation.document_symbols(doc, report.analysis if report else None,
@@ -653,7 +672,7 @@ def create_server() -> EvalServer:
         doc = ls.store.get(params.text_document.uri)
         if doc is None:
             return None
-        report = await ls.wait_current(doc)
+        doc, report = await ls.wait_current(doc)
         pos = ls.mapper(doc).core_position(params.position)
         target = await ls.in_thread(navigation.rename_target, ls.nav(), doc,
                                     report.analysis if report else None, pos)
@@ -673,7 +692,7 @@ def create_server() -> EvalServer:
             raise JsonRpcInvalidParams(
                 f"'{params.new_name}' is not a valid id: use snake_case (lowercase letters, "
                 "digits and '_', starting with a letter)")
-        report = await ls.wait_current(doc)
+        doc, report = await ls.wait_current(doc)
         await ls.wait_index()  # a rename must reach every reference, closed files included
         pos = ls.mapper(doc).core_position(params.position)
         nav = ls.nav()
@@ -696,7 +715,7 @@ def create_server() -> EvalServer:
         doc = ls.store.get(params.text_document.uri)
         if doc is None:
             return []
-        report = await ls.wait_current(doc)
+        doc, report = await ls.wait_current(doc)
         return await ls.in_thread(navigation.code_lenses, ls.nav(), doc,
                                   report.analysis if report else None, ls.mapper(doc))
 
@@ -714,7 +733,7 @@ def create_server() -> EvalServer:
         doc = ls.store.get(params.text_document.uri)
         if doc is None:
             return []
-        report = await ls.wait_current(doc)
+        doc, report = await ls.wait_current(doc)
         if report is None:
             return []
         mapper = ls.mapper(doc)

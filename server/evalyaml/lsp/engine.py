@@ -87,6 +87,9 @@ class Report:
     open: bool = True
     dependent: bool = False  # re-reported because another file changed
     serial: int | None = None  # `Document.serial` of the text analysed (None: a closed file)
+    # The open text analysed: a request answered from this report maps its positions through
+    # this text, never through a newer one that the findings were not computed for.
+    document: Document | None = None
 
 
 @dataclass(slots=True)
@@ -283,7 +286,8 @@ class Engine:
                                           related_support=related)
         return Report(uri, path, doc.version if doc is not None else None, findings,
                       diagnostics, hash(tuple(findings)), analysis=analysis,
-                      open=doc is not None, serial=doc.serial if doc is not None else None)
+                      open=doc is not None, serial=doc.serial if doc is not None else None,
+                      document=doc)
 
     def _report_paths(self, paths: set[Path]) -> None:
         """Reports for files other than the one just analysed (dependents, closed files)."""
