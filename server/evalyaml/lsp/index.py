@@ -51,10 +51,14 @@ def index_workers(roots: list[Path]) -> tuple[int, bool]:
     return 1, largest >= LARGE_FILE
 
 
+RESOLVED_SLACK = 1024  # memoised resolutions beyond twice the distinct references named
+
+
 class EditorWorkspace(Workspace):
     """Adds to the index what an editor needs on every keystroke in a large dataset: resolving
     a reference is memoised per (kind, id, pin) until a definition of that id changes, so
-    re-checking 10,000 references that all say `rubric/factuality@1.2` resolves it once.
+    re-checking 10,000 references that all say `rubric/factuality@1.2` resolves it once. The
+    memo is bounded: ids that no file names any more are forgotten when it outgrows the index.
     (It hooks the index's private `_index`/`_unindex`; a candidate for the index itself.)
     """
 
@@ -110,8 +114,20 @@ class EditorWorkspace(Workspace):
                 return Resolution(ref, found.status, found.path, found.definition,
                                   found.candidates, found.newer)
             found = super().resolve(ref)
+            if len(self._resolved) >= RESOLVED_SLACK + 2 * len(self._referrers):
+                self._forget_unreferenced()
             self._resolved[key] = (generation, found)
             return found
+
+    def _forget_unreferenced(self) -> None:
+        """Typing a reference resolves every prefix of it on the way (`rubric/f`, `rubric/fa`,
+        ...); a session's memo would keep them all. Keep what some file still names, and start
+        over if even that is too much (many pins of one id)."""
+        referenced = self._referrers
+        kept = {key: hit for key, hit in self._resolved.items() if key[:2] in referenced}
+        if len(kept) >= RESOLVED_SLACK // 2 + 2 * len(referenced):
+            kept.clear()
+        self._resolved = kept
 
     def _make_root(self, path: Path) -> WorkspaceRoot:  # type: ignore[override]
         root = Workspace._make_root(path)
