@@ -432,6 +432,32 @@ def test_deep_nesting_is_ey105_before_parsing(text: str, where: Quad) -> None:
          "evalyaml does not parse files nested this deep")]
 
 
+BROKEN_JSON_CASES = "".join(
+    f"  - id: case_{n}\n    input: '{{\"a\": [1, 2'\n    note: see [{n}\n"
+    f'    expected: "{{[[ unclosed"\n' for n in range(MAX_DEPTH))
+
+
+@pytest.mark.parametrize("pure", PARSERS)
+def test_brackets_inside_scalars_are_not_nesting(pure: bool) -> None:
+    """A dataset of broken JSON snippets leaves thousands of brackets unclosed, all inside
+    quoted and plain scalars: no nesting at all (the anchor keeps the fast path out)."""
+    text = "defaults: &d {judge: strict}\nquestions:\n" + BROKEN_JSON_CASES
+    parsed, root = only_root(text, pure=pure)
+    cases = root.get("questions")
+    assert isinstance(cases, Sequence) and len(cases.items) == MAX_DEPTH
+    assert parsed.ok
+
+
+@pytest.mark.parametrize("pure", PARSERS)
+def test_real_nesting_after_brackets_in_scalars_is_found_where_it_is(pure: bool) -> None:
+    text = "questions:\n" + BROKEN_JSON_CASES + "deep: " + "[" * 1000 + "]" * 1000 + "\n"
+    line = text.count("\n") - 1
+    parsed, findings = parse(text, pure=pure)
+    assert not parsed.ok
+    assert [(f.code, quad(f.span)) for f in findings] == [
+        ("EY105", (line, 6 + MAX_DEPTH, line, 7 + MAX_DEPTH))]
+
+
 def test_nesting_up_to_the_limit_parses() -> None:
     text = "a: " + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1) + "\n"
     parsed, findings = parse(text)

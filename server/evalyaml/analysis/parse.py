@@ -12,6 +12,7 @@ module:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -20,6 +21,12 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.resolver import Resolver
 from ruamel.yaml.tag import Tag
+from ruamel.yaml.tokens import (
+    FlowMappingEndToken,
+    FlowMappingStartToken,
+    FlowSequenceEndToken,
+    FlowSequenceStartToken,
+)
 
 from evalyaml.analysis.findings import FindingSink, Related
 from evalyaml.analysis.text import LineIndex, Span
@@ -34,6 +41,8 @@ MAX_DEPTH = 256
 """Nesting beyond this is refused before parsing (real eval files nest fewer than 20 levels)."""
 
 _BRACKETS = re.compile(r"[\[\]{}]")
+_FLOW_STARTS = (FlowSequenceStartToken, FlowMappingStartToken)
+_FLOW_ENDS = (FlowSequenceEndToken, FlowMappingEndToken)
 # Literal "\n" first, so the regex engine jumps between line starts instead of trying every
 # character; the first line is checked with `match`.
 _INDENT_STEP = r"(?:[ \t]|[-?:][ \t])"
@@ -114,24 +123,55 @@ def decode(data: bytes) -> tuple[str, str | None]:
         return "", f"the file is not valid UTF-8: byte 0x{data[err.start]:02x} at line {line}"
 
 
-def find_depth_overflow(text: str) -> int | None:
-    """Offset where nesting first exceeds MAX_DEPTH, by an over-estimate that costs one scan.
+def find_depth_overflow(text: str, *, pure: bool = False) -> int | None:
+    """Offset where nesting first exceeds MAX_DEPTH, found before the parser gets there.
 
-    Flow depth counts brackets (brackets inside strings only ever over-estimate); block depth is
-    bounded by the indentation plus the compact `- `/`? `/`: ` indicators that start a line.
+    Flow depth: brackets are counted first, with one regex scan. That over-estimates: a bracket
+    in a quoted or plain scalar counts too, and a dataset of broken JSON snippets
+    (`input: '{"a": [1, 2'`) never closes them. Only a count past MAX_DEPTH is checked with
+    YAML's own tokens, a scan that stops at the first token past MAX_DEPTH, so it never pays
+    the scanner's cost of great depth. Block depth is bounded by the indentation plus the
+    compact `- `/`? `/`: ` indicators that start a line.
     """
-    if text.count("[") + text.count("{") > MAX_DEPTH:
-        depth = 0
-        for m in _BRACKETS.finditer(text):
-            if m.group() in "[{":
-                depth += 1
-                if depth > MAX_DEPTH:
-                    return m.start()
-            elif depth:
-                depth -= 1
+    if text.count("[") + text.count("{") > MAX_DEPTH and _counted_overflow(text):
+        where = _flow_overflow(text, pure=pure)
+        if where is not None:
+            return where
     deep = _DEEP_BLOCK.match(text) or _DEEP_BLOCK_AFTER_LF.search(text) or (
         _DEEP_BLOCK_AFTER_CR.search(text) if "\r" in text else None)
     return deep.end() - 1 if deep else None
+
+
+def _counted_overflow(text: str) -> bool:
+    depth = 0
+    for m in _BRACKETS.finditer(text):
+        if m.group() in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif depth:
+            depth -= 1
+    return False
+
+
+def _flow_overflow(text: str, *, pure: bool) -> int | None:
+    """The start of the first flow collection deeper than MAX_DEPTH, by the scanner's tokens.
+    A syntax error before that is left to the parse, which stops at the same token."""
+    tokens: Iterator[Any] = (iter(_CParser(text).get_token, None)
+                             if not pure and _CParser is not None
+                             else YAML(typ="safe", pure=True).scan(text))
+    depth = 0
+    try:
+        for token in tokens:
+            if isinstance(token, _FLOW_STARTS):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return int(token.start_mark.index)
+            elif isinstance(token, _FLOW_ENDS) and depth:
+                depth -= 1
+    except YAMLError:
+        return None
+    return None
 
 
 FAST_PATH = True
@@ -148,7 +188,8 @@ def parse_text(text: str, sink: FindingSink, *, pure: bool = False) -> ParsedTex
         root = fast_parse(body)  # None for anything over the depth limit too
         if root is not None:
             return ParsedText(text, lines, [root], ok=True)
-    too_deep = find_depth_overflow(body)
+    body, masked = _mask_unicode_breaks(body)  # first: the guard scans what the parser will
+    too_deep = find_depth_overflow(body, pure=pure or _CParser is None)
     if too_deep is not None:
         where = too_deep + base
         sink.add(
@@ -158,7 +199,6 @@ def parse_text(text: str, sink: FindingSink, *, pure: bool = False) -> ParsedTex
             lines.span(where, min(where + 1, lines.line_end(lines.position(where).line))),
         )
         return ParsedText(text, lines, [], ok=False)
-    body, masked = _mask_unicode_breaks(body)
     try:
         raw_docs = _compose_all(body, pure=pure or _CParser is None)
     except MarkedYAMLError as err:
