@@ -11,7 +11,9 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from datetime import date
 from pathlib import Path
+from typing import Any
 
 from hypothesis import HealthCheck, settings
 
@@ -34,8 +36,8 @@ from soak import (  # noqa: E402
 )
 
 __all__ = ["BOUND", "EXAMPLES", "LONG", "TODAY", "Hang", "Lines", "LspProcess", "compare",
-           "copy_examples", "expected_keys", "finish", "fresh_findings", "profile",
-           "server_env", "soak", "start_server", "stderr_of", "units"]
+           "copy_examples", "expected_keys", "finish", "fresh_findings", "index_findings",
+           "profile", "ranges_in", "server_env", "soak", "start_server", "stderr_of", "units"]
 
 LONG = os.environ.get("HYPOTHESIS_PROFILE") == "long"
 _SUPPRESS = [HealthCheck.too_slow, HealthCheck.data_too_large,
@@ -73,6 +75,51 @@ def start_server(root: Path | None, tmp: Path, *, encoding: str = "utf-16", pull
         server.kill()
         raise
     return server
+
+
+def index_findings(root: Path, encoding: str) -> dict[Path, list[tuple[Any, ...]]]:
+    """path -> a fresh in-process index's findings as a client in `encoding` sees them, for
+    every file that has any: the oracle the server and the CLI are held to."""
+    from evalyaml.workspace.index import Workspace
+
+    workspace = Workspace([root], today=date.fromisoformat(TODAY), workers=1)
+    workspace.index_all()
+    out = {}
+    for path in workspace.paths():
+        findings = workspace.findings(path)
+        if findings:
+            out[path] = expected_keys(findings, soak.disk_lines(path).text, path.as_uri(),
+                                      encoding)
+    return out
+
+
+def ranges_in(data: Any, uri: str) -> list[dict[str, Any]]:
+    """Every range in an LSP answer that belongs to `uri` (or to no other uri)."""
+    out: list[dict[str, Any]] = []
+
+    def walk(node: Any, current: str | None) -> None:
+        if isinstance(node, dict):
+            here = node.get("uri", node.get("targetUri", current))
+            if isinstance(here, str):
+                current = here
+            for key, value in node.items():
+                if key in ("range", "selectionRange", "targetRange", "targetSelectionRange") \
+                        and isinstance(value, dict) and "start" in value:
+                    if current in (None, uri):
+                        out.append(value)
+                elif key == "changes" and isinstance(value, dict):
+                    for target, edits in value.items():
+                        walk(edits, target)
+                elif key == "textDocument" and isinstance(value, dict):
+                    current = value.get("uri", current)
+                else:
+                    walk(value, current)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item, current)
+
+    walk(data, None)
+    return out
 
 
 def stderr_of(tmp: Path, name: str = "server") -> str:

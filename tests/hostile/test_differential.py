@@ -44,6 +44,7 @@ from tests.hostile.harness import (
     expected_keys,
     fresh_findings,
     profile,
+    ranges_in,
     server_env,
 )
 
@@ -263,13 +264,13 @@ class Player:
                 context=types.CodeActionContext(diagnostics=[])))
         result = await self.bounded(call, f"textDocument/{method}")
         STATS["requests"] += 1
-        self.check_ranges(method, uri, lines, result)
+        self.checkranges_in(method, uri, lines, result)
 
-    def check_ranges(self, method: str, uri: str, lines: Lines, result: Any) -> None:
+    def checkranges_in(self, method: str, uri: str, lines: Lines, result: Any) -> None:
         """Ranges in an answer about `uri` lie inside the text the request was made on."""
         data = default_converter().unstructure(  # type: ignore[no-untyped-call]
             result)
-        for rng in _ranges(data, uri):
+        for rng in ranges_in(data, uri):
             problem = lines.valid_range(rng, self.encoding)
             assert problem is None, f"{method} answered a range outside the document: {problem}"
 
@@ -391,7 +392,7 @@ class Player:
             assert text is not None, f"a publish for v{params.version}, never sent"
             lines = Lines(text)
             for diagnostic in params.diagnostics:
-                for rng in _ranges(self._json(diagnostic), uri):
+                for rng in ranges_in(self._json(diagnostic), uri):
                     problem = lines.valid_range(rng, self.encoding)
                     assert problem is None, f"v{params.version}: {diagnostic.code}: {problem}"
                 STATS["publishes_checked"] += 1
@@ -414,35 +415,6 @@ class Player:
             if asyncio.get_running_loop().time() > deadline:
                 raise AssertionError(f"{rel} after close: stale diagnostics {got}")
             await asyncio.sleep(0.02)
-
-
-def _ranges(data: Any, uri: str) -> list[dict[str, Any]]:
-    """Every range in an LSP answer that belongs to `uri` (or to no other uri)."""
-    out: list[dict[str, Any]] = []
-
-    def walk(node: Any, current: str | None) -> None:
-        if isinstance(node, dict):
-            here = node.get("uri", node.get("targetUri", current))
-            if isinstance(here, str):
-                current = here
-            for key, value in node.items():
-                if key in ("range", "selectionRange", "targetRange", "targetSelectionRange") \
-                        and isinstance(value, dict) and "start" in value:
-                    if current in (None, uri):
-                        out.append(value)
-                elif key == "changes" and isinstance(value, dict):
-                    for target, edits in value.items():
-                        walk(edits, target)
-                elif key == "textDocument" and isinstance(value, dict):
-                    current = value.get("uri", current)
-                else:
-                    walk(value, current)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item, current)
-
-    walk(data, None)
-    return out
 
 
 @pytest_lsp.fixture(config=SERVER, params=sorted(CLIENTS), scope="module")  # type: ignore[untyped-decorator]

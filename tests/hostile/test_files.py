@@ -28,6 +28,7 @@ from tests.hostile.harness import (
     expected_keys,
     finish,
     fresh_findings,
+    index_findings,
     server_env,
     soak,
     start_server,
@@ -50,21 +51,8 @@ Keys = list[tuple[Any, ...]]
 
 
 def oracle(root: Path) -> dict[Path, Keys]:
-    """path -> the findings a fresh in-process index gives it, as a client would see them
-    (UTF-32 columns, which is what the CLI's JSON prints)."""
-    from datetime import date
-
-    from evalyaml.workspace.index import Workspace
-
-    workspace = Workspace([root], today=date.fromisoformat(TODAY), workers=1)
-    workspace.index_all()
-    out = {}
-    for path in workspace.paths():
-        findings = workspace.findings(path)
-        if findings:
-            out[path] = expected_keys(findings, soak.disk_lines(path).text, path.as_uri(),
-                                      "utf-32")
-    return out
+    """path -> what a fresh index finds, in UTF-32 columns (what the CLI's JSON prints)."""
+    return index_findings(root, "utf-32")
 
 
 @pytest.fixture(scope="module")

@@ -25,6 +25,7 @@ from tests.hostile.harness import (
     expected_keys,
     finish,
     fresh_findings,
+    ranges_in,
     server_env,
     soak,
     start_server,
@@ -97,7 +98,7 @@ def test_positions_past_the_end(served: Any) -> None:
             for method, params in document_requests(uri, line, character):
                 answer = server.request(method, params, BOUND)
                 assert "error" not in answer, (line, character, method, answer)
-                for rng in _ranges(answer.get("result"), uri):
+                for rng in ranges_in(answer.get("result"), uri):
                     problem = lines.valid_range(rng, "utf-16")
                     assert problem is None, (method, line, character, problem)
         published = server.wait_publish(uri, 1, BOUND)
@@ -417,28 +418,6 @@ def test_leaving_during_indexing(big_root: Path, tmp_path: Path, how: str) -> No
         server.kill()
     errors = stderr_of(tmp_path)
     assert "Fatal Python error" not in errors
-
-
-def _ranges(data: Any, uri: str) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-
-    def walk(node: Any, current: str | None) -> None:
-        if isinstance(node, dict):
-            here = node.get("uri", node.get("targetUri", current))
-            current = here if isinstance(here, str) else current
-            for key, value in node.items():
-                if key in ("range", "selectionRange") and isinstance(value, dict) and \
-                        "start" in value:
-                    if current in (None, uri):
-                        out.append(value)
-                else:
-                    walk(value, current)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item, current)
-
-    walk(data, None)
-    return out
 
 
 def test_requests_are_answered_while_typing_goes_on(tmp_path: Path) -> None:

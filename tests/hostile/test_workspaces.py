@@ -31,8 +31,8 @@ from tests.hostile.harness import (
     copy_examples,
     expected_keys,
     finish,
+    index_findings,
     server_env,
-    soak,
     start_server,
 )
 
@@ -41,19 +41,8 @@ OUTSIDE_RUBRIC = b'id: outside_secret\nversion: "1.0.0"\nchecks:\n  - kind: form
 
 
 def oracle(root: Path, encoding: str = "utf-16") -> dict[str, list[tuple[Any, ...]]]:
-    """uri -> a fresh in-process index's findings for every file that has any (EY311 of the
-    entries that could not be read included)."""
-    from evalyaml.workspace.index import Workspace
-
-    workspace = Workspace([root], today=date.fromisoformat(TODAY), workers=1)
-    workspace.index_all()
-    out = {}
-    for path in workspace.paths():
-        findings = workspace.findings(path)
-        if findings:
-            text = soak.disk_lines(path).text
-            out[path.as_uri()] = expected_keys(findings, text, path.as_uri(), encoding)
-    return out
+    """uri -> what a fresh index finds (EY311 of the entries that could not be read included)."""
+    return {path.as_uri(): keys for path, keys in index_findings(root, encoding).items()}
 
 
 def settle(server: LspProcess, expected: dict[str, list[tuple[Any, ...]]], root: Path,
