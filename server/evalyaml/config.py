@@ -124,9 +124,9 @@ def parse_config(text: str, root: Path, source: Path | None, table_prefix: str =
         data = data.get(part, {})
     values: dict[str, Any] = {}
     value: Any
-    table_start = _table_start(text, table_prefix)
+    start = table_start(text, table_prefix) or 0
     for key, value in data.items():
-        span = _key_span(text, lines, key, table_start)
+        span = key_span(text, lines, key, start) or Span.point(0, 0)
         if key not in _KEYS:
             sink.add("EY320", f"unknown configuration key '{key}'{did_you_mean(key, _KEYS)}",
                      span)
@@ -164,20 +164,24 @@ def _declares_strict(text: str, table_prefix: str) -> bool:
     return isinstance(data, dict) and data.get("strict") is True
 
 
-def _table_start(text: str, table_prefix: str) -> int:
-    """Offset where our table's keys begin: `[tool.evalyaml]` in pyproject.toml, else 0."""
-    if not table_prefix:
+def table_start(text: str, table: str) -> int | None:
+    """Offset where the keys of `[table]` begin (0 for the top level); None without a header
+    (an inline or dotted table)."""
+    if not table:
         return 0
-    header = re.search(rf"^\[[ \t]*{re.escape(table_prefix)}[ \t]*\][ \t]*$", text,
+    header = re.search(rf"^[ \t]*\[[ \t]*{re.escape(table)}[ \t]*\][ \t]*(?:#.*)?$", text,
                        re.MULTILINE)
-    return header.end() if header else 0
+    return header.end() if header else None
 
 
-def _key_span(text: str, lines: LineIndex, key: str, table_start: int = 0) -> Span:
-    table_end = re.compile(r"^[ \t]*\[", re.MULTILINE).search(text, table_start)
-    match = re.compile(rf"^[ \t]*{re.escape(key)}[ \t]*=", re.MULTILINE).search(
-        text, table_start, table_end.start() if table_end else len(text))
+def key_span(text: str, lines: LineIndex, key: str, start: int = 0) -> Span | None:
+    """The key (with its quotes, if quoted) in the table whose keys begin at `start`."""
+    table_end = re.compile(r"^[ \t]*\[", re.MULTILINE).search(text, start)
+    name = re.escape(key)
+    match = re.compile(rf"^[ \t]*(?:{name}|\"{name}\"|'{name}')[ \t]*=", re.MULTILINE).search(
+        text, start, table_end.start() if table_end else len(text))
     if not match:
-        return Span.point(0, 0)
-    start = match.start() + len(match.group()) - len(match.group().lstrip())
-    return lines.span(start, start + len(key))
+        return None
+    begin = match.start() + len(match.group()) - len(match.group().lstrip())
+    quoted = text[begin] in "\"'"
+    return lines.span(begin, begin + len(key) + (2 if quoted else 0))

@@ -125,3 +125,28 @@ def test_check_reports_bundle_config_problems(tree: Tree) -> None:
     tree.write("datasets/d.yaml", _case(""))
     result = check_paths([tree.root])
     assert [(p.name, f.code) for p, f in result.all_findings()] == [("evalyaml.toml", "EY321")]
+
+
+def test_findings_point_at_the_bundle_entry_not_a_key_of_the_same_name(tree: Tree) -> None:
+    """A bundle named like another key of the file (`name`, `strict`) is located in its own
+    table, and a quoted name (dots need quotes in TOML) is found with its quotes."""
+    (tree.root / "evalyaml.toml").unlink()
+    tree.write("pyproject.toml", '[project]\nname = "demo"\nversion = "1.0"\n\n'
+                                 '[tool.evalyaml]\nstrict = false\nbundles_dir = "nowhere"\n\n'
+                                 '[tool.evalyaml.bundles]\nname = "missing.schema.json"\n'
+                                 '"rag.v2" = "gone.schema.json"\n')
+    bundles = load_bundles(load_config(tree.root))
+    where = [(f.span.start.line, f.span.start.character, f.span.end.character, f.message)
+             for f in bundles.findings]
+    assert where == [
+        (6, 0, 11, "bundles_dir 'nowhere' is not a folder"),
+        (9, 0, 4, "bundle 'name': cannot read missing.schema.json: No such file or directory"),
+        (10, 0, 8, "bundle 'rag.v2': cannot read gone.schema.json: No such file or directory"),
+    ]
+
+
+def test_an_inline_bundles_table_points_at_its_key(tree: Tree) -> None:
+    tree.config('strict = false\nbundles = { strict = "missing.schema.json" }\n')
+    (finding,) = load_bundles(load_config(tree.root)).findings
+    assert (finding.span.start.line, finding.span.start.character,
+            finding.span.end.character) == (1, 0, 7)

@@ -23,7 +23,7 @@ from jsonschema.exceptions import SchemaError
 
 from evalyaml.analysis.findings import Finding, FindingSink
 from evalyaml.analysis.text import LineIndex, Span
-from evalyaml.config import Config
+from evalyaml.config import PYPROJECT, Config, key_span, table_start
 
 SUFFIX = ".schema.json"
 _NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
@@ -43,10 +43,12 @@ def load_bundles(config: Config) -> Bundles:
     sink = FindingSink(strict=False)
     text = _config_text(config)
     lines = LineIndex(text)
+    table = "tool.evalyaml" if config.source is not None and config.source.name == PYPROJECT \
+        else ""
     root = config.root.resolve()
     if config.bundles_dir:
         folder = _inside_root(root, config.bundles_dir)
-        span = _span(text, lines, "bundles_dir")
+        span = _span(text, lines, table, "bundles_dir")
         if folder is None:
             sink.add("EY321", f"bundles_dir '{config.bundles_dir}' is outside the workspace root "
                      f"{config.root}; bundle schemas must live inside it", span)
@@ -57,7 +59,7 @@ def load_bundles(config: Config) -> Bundles:
                 name = schema_file.name[: -len(SUFFIX)]
                 _load_one(out, name, schema_file, root, sink=sink, span=span)
     for name, raw in config.bundles.items():
-        span = _span(text, lines, name)
+        span = _span(text, lines, f"{table}.bundles".lstrip("."), name)
         if not isinstance(raw, str):
             sink.add("EY321", f"bundle '{name}' must name a schema file (a string path)", span)
             continue
@@ -147,10 +149,11 @@ def _config_text(config: Config) -> str:
         return ""
 
 
-def _span(text: str, lines: LineIndex, key: str) -> Span:
-    """The key's span in the config file, or its start when it cannot be found."""
-    match = re.search(rf"^[ \t]*\"?{re.escape(key)}\"?[ \t]*=", text, re.MULTILINE)
-    if not match:
-        return Span.point(0, 0)
-    start = match.start() + len(match.group()) - len(match.group().lstrip())
-    return lines.span(start, start + len(key) + (2 if text[start] == '"' else 0))
+def _span(text: str, lines: LineIndex, table: str, key: str) -> Span:
+    """The key in `table` of the config file: in `bundles` a name may also be a key of the
+    enclosing table (`strict`), or of another table of pyproject.toml (`name`)."""
+    start = table_start(text, table)
+    if start is None:  # `bundles = { ... }` inline: point at `bundles`
+        parent, _, own = table.rpartition(".")
+        return _span(text, lines, parent, own)
+    return key_span(text, lines, key, start) or Span.point(0, 0)
