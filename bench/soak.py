@@ -77,6 +77,7 @@ class LspProcess:
         self._cond = threading.Condition()
         self._ids = itertools.count(1)
         self.responses: dict[int | str, Json] = {}
+        self.answered_at: dict[int | str, float] = {}  # id -> when the reader thread got it
         self.notifications: list[Json] = []
         self.server_requests: list[Json] = []
         self.orphan_errors: list[Json] = []
@@ -124,6 +125,7 @@ class LspProcess:
                     raise Hang(f"no response to request {msg_id} within {timeout:.0f} s"
                                + (" (the server closed its output)" if self.eof else ""))
                 self._cond.wait(min(left, 0.5))
+            self.answered_at.pop(msg_id, None)
             return self.responses.pop(msg_id)
 
     def request(self, method: str, params: Any = None, timeout: float = 20.0) -> Json:
@@ -179,6 +181,7 @@ class LspProcess:
             with self._cond:
                 if isinstance(msg_id, int | str):
                     self.responses[msg_id] = message
+                    self.answered_at[msg_id] = time.monotonic()
                 else:  # an error about a message the server could not read
                     self.orphan_errors.append(message)
                 self._cond.notify_all()
@@ -604,7 +607,7 @@ class SoakStats:
     requests: int = 0
     unanswered: int = 0
     errors: int = 0
-    latencies: list[float] = field(default_factory=list)
+    latencies: dict[str, list[float]] = field(default_factory=dict)  # method -> seconds
     samples: list[tuple[float, float]] = field(default_factory=list)
 
 
@@ -700,14 +703,16 @@ def ask_something(editor: Editor, rng: random.Random, stats: SoakStats,
 
 def collect(server: LspProcess, pending: dict[int, tuple[str, float]], stats: SoakStats,
             timeout: float) -> None:
-    """Take the answers that have arrived; a request older than `timeout` counts as a hang."""
+    """Take the answers that have arrived; a request older than `timeout` counts as a hang.
+    Latency runs to the answer's arrival (the reader thread's clock), not to this call."""
     now = time.monotonic()
     for msg_id, (method, sent) in list(pending.items()):
         with server._cond:
             answer = server.responses.pop(msg_id, None)
+            arrived = server.answered_at.pop(msg_id, now)
         if answer is not None:
             del pending[msg_id]
-            stats.latencies.append(now - sent)
+            stats.latencies.setdefault(method, []).append(arrived - sent)
             if "error" in answer:
                 stats.errors += 1
                 print(f"  error answer to {method}: {answer['error']}", flush=True)
@@ -847,14 +852,23 @@ def report(args: argparse.Namespace, stats: SoakStats, editor_edits: int) -> Non
         print(f"peak RSS {peak:.1f} MB; first {samples[0][1]:.1f} MB, last {samples[-1][1]:.1f} "
               f"MB; slope {slope(samples):+.3f} MB/min overall, {slope(half):+.3f} MB/min over "
               "the second half")
-    latencies = sorted(stats.latencies)
-    median = latencies[len(latencies) // 2] * 1000 if latencies else 0.0
-    worst = latencies[-1] * 1000 if latencies else 0.0
+    latencies = sorted(t for times in stats.latencies.values() for t in times)
     duration = samples[-1][0] if samples else 0.0
     rate = editor_edits / duration if duration else 0.0
     print(f"edits sent {editor_edits} ({rate:.0f}/s achieved); requests {stats.requests} "
-          f"(unanswered {stats.unanswered}, errors {stats.errors}); request latency median "
-          f"{median:.0f} ms, max {worst:.0f} ms")
+          f"(unanswered {stats.unanswered}, errors {stats.errors}); request latency "
+          f"{_latency(latencies)}")
+    for method, times in sorted(stats.latencies.items()):
+        print(f"  {method:28} {len(times):6} answered, {_latency(sorted(times))}")
+
+
+def _latency(ordered: list[float]) -> str:
+    if not ordered:
+        return "-"
+
+    def at(q: float) -> float:
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+    return f"median {at(0.5):.0f} ms, p95 {at(0.95):.0f} ms, max {ordered[-1] * 1000:.0f} ms"
 
 
 def main(argv: list[str] | None = None) -> int:
