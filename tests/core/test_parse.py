@@ -421,6 +421,11 @@ def test_alias_expansion_is_bounded() -> None:
      (0, 3 + 4 * MAX_DEPTH, 0, 4 + 4 * MAX_DEPTH)),
     # Block depth is over-estimated from indentation: 2 spaces + 254 "- " = 256 units.
     ("a:\n  " + "- " * 10_000 + "x\n", (1, 2 * MAX_DEPTH - 3, 1, 2 * MAX_DEPTH - 2)),
+    # Quoted closing brackets close nothing: the count of brackets must not be fooled by them.
+    ("a: " + "[ ']', " * 300 + "x" + "]" * 300 + "\n",
+     (0, 3 + 7 * MAX_DEPTH, 0, 4 + 7 * MAX_DEPTH)),
+    # NEL starts a line for the parser when it cannot be masked (the stand-in is taken).
+    ("c: \ue085\nb:\x85" + "- " * 300 + "x\n", (1, 2 + 2 * MAX_DEPTH, 1, 3 + 2 * MAX_DEPTH)),
 ])
 def test_deep_nesting_is_ey105_before_parsing(text: str, where: Quad) -> None:
     started = time.perf_counter()

@@ -264,9 +264,9 @@ class Player:
                 context=types.CodeActionContext(diagnostics=[])))
         result = await self.bounded(call, f"textDocument/{method}")
         STATS["requests"] += 1
-        self.checkranges_in(method, uri, lines, result)
+        self.check_ranges(method, uri, lines, result)
 
-    def checkranges_in(self, method: str, uri: str, lines: Lines, result: Any) -> None:
+    def check_ranges(self, method: str, uri: str, lines: Lines, result: Any) -> None:
         """Ranges in an answer about `uri` lie inside the text the request was made on."""
         data = default_converter().unstructure(  # type: ignore[no-untyped-call]
             result)

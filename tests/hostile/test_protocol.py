@@ -466,3 +466,114 @@ def test_requests_are_answered_while_typing_goes_on(tmp_path: Path) -> None:
     print(f"asked at version {asked_at}, answered from version {answered_from} after "
           f"{waited * 1000:.0f} ms, while version {answered_at} was being typed")
     finish(server, tmp_path)
+
+
+class TypingAbove:
+    """A 2,000-case dataset with a comment line typed above its cases every 3 ms: version v
+    holds v - 1 such lines, so every case line of the original moved down by v - 1."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        root = tmp_path / "ws"
+        self.path = soak.write_workspace(root, 2000)
+        self.root = root
+        self.uri = self.path.as_uri()
+        self.text = self.path.read_text("utf-8")
+        self.lines = self.text.split("\n")
+        self.typing_at = self.lines.index("questions:")
+        self.version = 1
+        self.server = start_server(root, tmp_path)
+        self.server.open(self.uri, self.text, 1)
+        self.server.wait_publish(self.uri, 1, BOUND)
+
+    def keystroke(self) -> None:
+        self.version += 1
+        here = {"line": self.typing_at, "character": 0}
+        self.server.change(self.uri, self.version, [{"range": {"start": here, "end": here},
+                                                     "text": f"# {self.version}\n"}])
+        time.sleep(0.003)
+
+    def original_line(self, line: int, version: int) -> str:
+        """Line `line` of version `version`, as the original line it is (typed lines: '')."""
+        moved = version - 1
+        if line < self.typing_at:
+            return self.lines[line]
+        return "" if line < self.typing_at + moved else self.lines[line - moved]
+
+
+def test_a_position_means_the_place_it_named_in_its_own_text(tmp_path: Path) -> None:
+    """References asked while lines are typed above the position: the answer is about the
+    reference that was at the position in the request's text, or ContentModified (-32801)
+    when that cannot be known; never about whatever a newer text has there."""
+    typing = TypingAbove(tmp_path)
+    server, uri = typing.server, typing.uri
+    target = next(i for i, line in enumerate(typing.lines)
+                  if line.endswith("rubric_ref: rubric/factuality@1.2"))
+    column = typing.lines[target].index("factuality")
+
+    def ask() -> int:
+        return server.request_async("textDocument/references", {
+            "textDocument": {"uri": uri}, "context": {"includeDeclaration": True},
+            "position": {"line": target + typing.version - 1, "character": column}})
+
+    asked = []
+    while len(asked) < 20:
+        typing.keystroke()
+        if typing.version % 10 == 0:
+            asked.append(ask())
+    answers = [server.response(msg_id, BOUND) for msg_id in asked]
+    final = server.response(ask(), BOUND)  # typing has stopped: this one has its answer
+    for answer in [*answers, final]:
+        if "error" in answer:
+            assert answer["error"]["code"] == -32801, answer
+            continue
+        files = {location["uri"].rsplit("/", 1)[-1] for location in answer["result"]}
+        assert "factuality.yaml" in files, answer["result"][:3]
+    assert "result" in final
+    modified = sum("error" in answer for answer in answers)
+    print(f"{len(answers)} references asked while typing: {modified} ContentModified, "
+          f"{len(answers) - modified} answered about the right reference")
+    finish(server, tmp_path)
+
+
+def test_a_rename_names_the_version_its_edits_are_for(tmp_path: Path) -> None:
+    """A rename asked while another open file is being typed in: every edit it returns lies
+    on the renamed reference in the version it names, or the answer is ContentModified."""
+    typing = TypingAbove(tmp_path)
+    server = typing.server
+    rubric = typing.root / "rubrics" / "factuality.yaml"
+    rubric_text = rubric.read_text("utf-8")
+    server.open(rubric.as_uri(), rubric_text, 1)
+    id_line = rubric_text.split("\n").index("id: factuality")
+
+    def ask() -> int:
+        return server.request_async("textDocument/rename", {
+            "textDocument": {"uri": rubric.as_uri()}, "newName": "factual",
+            "position": {"line": id_line, "character": 5}})
+
+    asked = []
+    while len(asked) < 10:
+        typing.keystroke()
+        if typing.version % 10 == 0:
+            asked.append(ask())
+    server.wait_publish(typing.uri, typing.version, BOUND)
+    asked.append(ask())  # typing has stopped: this one has its edits
+    checked = modified = 0
+    for msg_id in asked:
+        answer = server.response(msg_id, BOUND)
+        if "error" in answer:
+            assert answer["error"]["code"] == -32801, answer
+            modified += 1
+            continue
+        for change in answer["result"]["documentChanges"]:
+            if change["textDocument"]["uri"] != typing.uri:
+                continue
+            version = change["textDocument"]["version"]
+            for edit in change["edits"]:
+                start, end = edit["range"]["start"], edit["range"]["end"]
+                line = typing.original_line(start["line"], version)
+                assert line[start["character"]:end["character"]] == "factuality", (version, edit)
+                checked += 1
+    assert modified < len(asked) and checked >= 1000  # half the 2,000 cases name factuality
+    print(f"{len(asked)} renames asked, the last after typing: {modified} ContentModified; "
+          f"{checked} dataset edits checked")
+    finish(server, tmp_path)

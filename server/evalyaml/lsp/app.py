@@ -15,7 +15,7 @@ import functools
 import itertools
 import logging
 import os
-from collections.abc import Awaitable, Callable, Generator
+from collections.abc import Awaitable, Callable, Generator, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +23,12 @@ from typing import Any, NamedTuple, TypeVar
 
 from lsprotocol import types
 from pygls.capabilities import ServerCapabilitiesBuilder
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
+from pygls.exceptions import (
+    JsonRpcContentModified,
+    JsonRpcException,
+    JsonRpcInvalidParams,
+    JsonRpcInvalidRequest,
+)
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import RPCRequest
@@ -388,6 +393,35 @@ class EvalServer(LanguageServer):
             return Current(doc, None)
         return Current(report.document, report)
 
+    @staticmethod
+    def same_place(asked: Document, analysed: Document, line: int) -> None:
+        """A position the client gave in `asked` names the same place in `analysed` only when
+        the texts agree up to the end of its line. Otherwise the answer would be about whatever
+        moved there: the client is told the content changed, and asks again."""
+        if asked.serial == analysed.serial or asked.text == analysed.text:
+            return
+        lines = asked.lines
+        end = lines.line_start(line + 1) if line + 1 < lines.line_count else len(asked.text)
+        whole_line = end < len(asked.text) or end == len(analysed.text) or \
+            analysed.text[end] in "\r\n"
+        if not (whole_line and analysed.text.startswith(asked.text[:end])):
+            raise JsonRpcContentModified("the document changed above the position")
+
+    def analysed_serials(self) -> dict[str, int]:
+        """uri -> the serial of the open text the engine's index holds (a copy, taken at once)."""
+        analyses = dict(self.engine.analyses) if self.engine is not None else {}
+        return {uri: serial for uri, (serial, _) in analyses.items()}
+
+    def check_settled(self, before: dict[str, int], uris: Iterable[str]) -> None:
+        """Ranges in an open file come from the index's text of it and are mapped through the
+        editor's current text: both must be the same text, and stay it while the answer was
+        computed (`before` was taken when it started)."""
+        now = self.analysed_serials()
+        for uri in uris:
+            doc = self.store.get(uri)
+            if doc is not None and not before.get(uri) == now.get(uri) == doc.serial:
+                raise JsonRpcContentModified(f"{uri} changed while the answer was computed")
+
     async def wait_index(self, timeout: float = 10.0) -> None:
         """Until the first full index is installed: a definition asked for right after start-up
         would otherwise find nothing in the files not yet indexed and answer empty."""
@@ -453,8 +487,23 @@ def _guard_call(fn: Callable[..., None], *args: Any) -> None:
         log.exception("evalyaml: %s failed", getattr(fn, "__name__", fn))
 
 
+class _RoutineAnswers(logging.Filter):
+    """pygls logs every error answer with a traceback. ContentModified (the user typed on) and
+    InvalidParams (a new name that is not an id) are answers, not server errors."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, JsonRpcContentModified | JsonRpcInvalidParams)
+
+
+_ROUTINE = _RoutineAnswers()
+
+
 def create_server() -> EvalServer:
     server = EvalServer()
+    json_rpc_log = logging.getLogger("pygls.protocol.json_rpc")
+    if _ROUTINE not in json_rpc_log.filters:
+        json_rpc_log.addFilter(_ROUTINE)
 
     def feature(name: str, options: Any = None, default: Callable[[], Any] = lambda: None
                 ) -> Callable[[Callable[..., Awaitable[Any]]], Callable[..., Awaitable[Any]]]:
@@ -622,7 +671,10 @@ def create_server() -> EvalServer:
             return []
         pos = ls.mapper(doc).core_position(params.position)
         await ls.wait_index()
-        return await ls.in_thread(navigation.definition, ls.nav(), doc, pos)
+        before = ls.analysed_serials()
+        found = await ls.in_thread(navigation.definition, ls.nav(), doc, pos)
+        ls.check_settled(before, {location.uri for location in found})
+        return found
 
     @feature(types.TEXT_DOCUMENT_REFERENCES, default=list)
     async def references(ls: EvalServer, params: types.ReferenceParams
@@ -630,12 +682,17 @@ def create_server() -> EvalServer:
         doc = ls.store.get(params.text_document.uri)
         if doc is None:
             return []
-        doc, report = await ls.wait_current(doc)
+        asked = doc
+        doc, report = await ls.wait_current(asked)
         await ls.wait_index()
+        ls.same_place(asked, doc, params.position.line)
         pos = ls.mapper(doc).core_position(params.position)
-        return await ls.in_thread(navigation.references, ls.nav(), doc,
-                                  report.analysis if report else None, pos,
-                                  params.context.include_declaration)
+        before = ls.analysed_serials()
+        found = await ls.in_thread(navigation.references, ls.nav(), doc,
+                                   report.analysis if report else None, pos,
+                                   params.context.include_declaration)
+        ls.check_settled(before, {location.uri for location in found})
+        return found
 
     @feature(types.TEXT_DOCUMENT_DOCUMENT_LINK, default=list)
     async def document_links(ls: EvalServer, params: types.DocumentLinkParams
@@ -674,7 +731,9 @@ def create_server() -> EvalServer:
         doc = ls.store.get(params.text_document.uri)
         if doc is None:
             return None
-        doc, report = await ls.wait_current(doc)
+        asked = doc
+        doc, report = await ls.wait_current(asked)
+        ls.same_place(asked, doc, params.position.line)
         pos = ls.mapper(doc).core_position(params.position)
         target = await ls.in_thread(navigation.rename_target, ls.nav(), doc,
                                     report.analysis if report else None, pos)
@@ -694,9 +753,12 @@ def create_server() -> EvalServer:
             raise JsonRpcInvalidParams(
                 f"'{params.new_name}' is not a valid id: use snake_case (lowercase letters, "
                 "digits and '_', starting with a letter)")
-        doc, report = await ls.wait_current(doc)
+        asked = doc
+        doc, report = await ls.wait_current(asked)
         await ls.wait_index()  # a rename must reach every reference, closed files included
+        ls.same_place(asked, doc, params.position.line)
         pos = ls.mapper(doc).core_position(params.position)
+        before = ls.analysed_serials()
         nav = ls.nav()
         target = await ls.in_thread(navigation.rename_target, nav, doc,
                                     report.analysis if report else None, pos)
@@ -709,6 +771,7 @@ def create_server() -> EvalServer:
             mapper = nav.mapper_for(path)
             changes[uri] = (ls.version_for(uri), [types.TextEdit(mapper.range(s), text)
                                                   for s, text in spans])
+        ls.check_settled(before, changes)  # the versions named are those the edits are for
         return convert.workspace_edit(
             changes, document_changes=ls.supports("workspace.workspace_edit.document_changes"))
 
@@ -735,9 +798,11 @@ def create_server() -> EvalServer:
         doc = ls.store.get(params.text_document.uri)
         if doc is None:
             return []
-        doc, report = await ls.wait_current(doc)
+        asked = doc
+        doc, report = await ls.wait_current(asked)
         if report is None:
             return []
+        ls.same_place(asked, doc, params.range.end.line)
         mapper = ls.mapper(doc)
         wanted = mapper.core_span(params.range)
         return actions.code_actions(
