@@ -8,7 +8,8 @@ symbols, code lenses and definitions are requested between the edits. The server
 memory (`VmRSS` from /proc) is sampled every `--interval` seconds (10 by default).
 
 At the end it prints the RSS curve and its least-squares slope in MB/min (over the whole run and
-over its second half, after warm-up), checks that every request was answered, and that the
+over its second half, after warm-up), checks that every request was answered without an error
+(ContentModified, -32801, is counted apart: it is how a server says "ask again"), and that the
 diagnostics published for the final version equal a fresh, in-process analysis of the final
 text (the same engine: `evalyaml.workspace.index.Workspace`). Exit status 0 when all of that
 holds and the server exits with status 0 after `shutdown` + `exit`, else 1.
@@ -48,6 +49,7 @@ TODAY = "2026-11-21"
 MODELINE = "# yaml-language-server: $schema=https://evalyaml.dev/schemas/v1/dataset.schema.json"
 
 Json = dict[str, Any]
+CONTENT_MODIFIED = -32801
 
 
 # ------------------------------------------------------------------------------- the driver
@@ -607,6 +609,7 @@ class SoakStats:
     requests: int = 0
     unanswered: int = 0
     errors: int = 0
+    modified: int = 0  # ContentModified (-32801): the text changed under the request, ask again
     latencies: dict[str, list[float]] = field(default_factory=dict)  # method -> seconds
     samples: list[tuple[float, float]] = field(default_factory=list)
 
@@ -713,7 +716,9 @@ def collect(server: LspProcess, pending: dict[int, tuple[str, float]], stats: So
         if answer is not None:
             del pending[msg_id]
             stats.latencies.setdefault(method, []).append(arrived - sent)
-            if "error" in answer:
+            if "error" in answer and answer["error"].get("code") == CONTENT_MODIFIED:
+                stats.modified += 1
+            elif "error" in answer:
                 stats.errors += 1
                 print(f"  error answer to {method}: {answer['error']}", flush=True)
         elif now - sent > timeout:
@@ -829,6 +834,8 @@ def soak(args: argparse.Namespace) -> int:
     report(args, stats, editor_edits=editor.edits if "editor" in locals() else 0)
     if stats.unanswered:
         failures.append(f"{stats.unanswered} requests unanswered")
+    if stats.errors:
+        failures.append(f"{stats.errors} requests answered with an error")
     errors_text = stderr.read_text("utf-8", errors="replace") if stderr.exists() else ""
     if "Traceback" in errors_text:
         failures.append("the server logged a traceback:\n" + errors_text[-3000:])
@@ -856,7 +863,8 @@ def report(args: argparse.Namespace, stats: SoakStats, editor_edits: int) -> Non
     duration = samples[-1][0] if samples else 0.0
     rate = editor_edits / duration if duration else 0.0
     print(f"edits sent {editor_edits} ({rate:.0f}/s achieved); requests {stats.requests} "
-          f"(unanswered {stats.unanswered}, errors {stats.errors}); request latency "
+          f"(unanswered {stats.unanswered}, errors {stats.errors}, content modified "
+          f"{stats.modified}); request latency "
           f"{_latency(latencies)}")
     for method, times in sorted(stats.latencies.items()):
         print(f"  {method:28} {len(times):6} answered, {_latency(sorted(times))}")
