@@ -148,9 +148,7 @@ class CasePool:
     def _give_up(self) -> None:
         with self._lock:
             self._broken = True
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        self.shutdown()
 
     def shutdown(self) -> None:
         with self._lock:

@@ -40,7 +40,6 @@ except ImportError:  # pragma: no cover - exercised only where ruamel.yaml.clib 
 MAX_DEPTH = 256
 """Nesting beyond this is refused before parsing (real eval files nest fewer than 20 levels)."""
 
-_BRACKETS = re.compile(r"[\[\]{}]")
 _FLOW_STARTS = (FlowSequenceStartToken, FlowMappingStartToken)
 _FLOW_ENDS = (FlowSequenceEndToken, FlowMappingEndToken)
 # Literal "\n" first, so the regex engine jumps between line starts instead of trying every

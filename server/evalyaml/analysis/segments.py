@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -128,40 +129,30 @@ def changed_region(old: str, new: str) -> tuple[int, int, int]:
     """(start, old end, new end): `new` is `old` with old[start:old end] replaced by
     new[start:new end]. Compared in chunks, at memory speed: about 3 ms for 6 MB."""
     limit = min(len(old), len(new))
-    start = 0
-    while start < limit:
-        stop = min(start + _CHUNK, limit)
-        if old[start:stop] != new[start:stop]:
-            while stop - start > 1:  # the first difference lies in [start, stop)
-                middle = (start + stop) // 2
-                if old[start:middle] == new[start:middle]:
-                    start = middle
-                else:
-                    stop = middle
-            if old[start] == new[start]:
-                start = stop
-            break
-        start = stop
-    tail = 0
-    room = limit - start  # the common suffix may not overlap the common prefix
-    while tail < room:
-        step = min(_CHUNK, room - tail)
-        if old[len(old) - tail - step : len(old) - tail] != new[len(new) - tail - step :
-                                                              len(new) - tail]:
-            low, high = tail, tail + step  # the common suffix ends in [low, high)
+    start = _agreeing(lambda low, high: old[low:high] == new[low:high], limit)
+    # The common suffix may not overlap the common prefix.
+    tail = _agreeing(lambda low, high: old[len(old) - high : len(old) - low] ==
+                     new[len(new) - high : len(new) - low], limit - start)
+    return start, len(old) - tail, len(new) - tail
+
+
+def _agreeing(same: Callable[[int, int], bool], limit: int) -> int:
+    """The largest n <= limit with `same(0, n)`, where `same(low, high)` compares one stretch
+    of the two texts: chunk by chunk, then by halves inside the chunk that differs."""
+    done = 0
+    while done < limit:
+        step = min(_CHUNK, limit - done)
+        if not same(done, done + step):
+            low, high = done, done + step  # the first difference lies in [low, high)
             while high - low > 1:
                 middle = (low + high) // 2
-                if old[len(old) - middle : len(old) - low] == new[len(new) - middle :
-                                                                  len(new) - low]:
+                if same(low, middle):
                     low = middle
                 else:
                     high = middle
-            if old[len(old) - low - 1] == new[len(new) - low - 1]:
-                low += 1
-            tail = low
-            break
-        tail += step
-    return start, len(old) - tail, len(new) - tail
+            return low
+        done += step
+    return limit
 
 
 def split_after_edit(old: str, split: DatasetSplit, new: str) -> tuple[DatasetSplit, int] | None:
