@@ -370,9 +370,11 @@ class EvalServer(LanguageServer):
         else:
             self._waiters.pop(uri, None)
 
-    async def wait_current(self, doc: Document, timeout: float = 10.0) -> Current:
+    async def wait_current(self, doc: Document, *, at_line: int | None = None,
+                           timeout: float = 10.0) -> Current:
         """The analysis of the request's text or a newer one, paired with the text analysed:
-        positions in the answer go through that text, so they match the findings."""
+        positions in the answer go through that text, so they match the findings. A request
+        that carries a position gives its line: see `same_place`."""
         report = self.reports.get(doc.uri)
         if report is None or report.serial is None or report.serial < doc.serial:
             future: asyncio.Future[Report | None] = asyncio.get_running_loop().create_future()
@@ -391,6 +393,8 @@ class EvalServer(LanguageServer):
                         del self._waiters[doc.uri]
         if report is None or report.document is None:
             return Current(doc, None)
+        if at_line is not None:
+            self.same_place(doc, report.document, at_line)
         return Current(report.document, report)
 
     @staticmethod
@@ -398,7 +402,7 @@ class EvalServer(LanguageServer):
         """A position the client gave in `asked` names the same place in `analysed` only when
         the texts agree up to the end of its line. Otherwise the answer would be about whatever
         moved there: the client is told the content changed, and asks again."""
-        if asked.serial == analysed.serial or asked.text == analysed.text:
+        if asked.serial == analysed.serial:
             return
         lines = asked.lines
         end = lines.line_start(line + 1) if line + 1 < lines.line_count else len(asked.text)
@@ -682,10 +686,8 @@ def create_server() -> EvalServer:
         doc = ls.store.get(params.text_document.uri)
         if doc is None:
             return []
-        asked = doc
-        doc, report = await ls.wait_current(asked)
+        doc, report = await ls.wait_current(doc, at_line=params.position.line)
         await ls.wait_index()
-        ls.same_place(asked, doc, params.position.line)
         pos = ls.mapper(doc).core_position(params.position)
         before = ls.analysed_serials()
         found = await ls.in_thread(navigation.references, ls.nav(), doc,
@@ -731,9 +733,7 @@ def create_server() -> EvalServer:
         doc = ls.store.get(params.text_document.uri)
         if doc is None:
             return None
-        asked = doc
-        doc, report = await ls.wait_current(asked)
-        ls.same_place(asked, doc, params.position.line)
+        doc, report = await ls.wait_current(doc, at_line=params.position.line)
         pos = ls.mapper(doc).core_position(params.position)
         target = await ls.in_thread(navigation.rename_target, ls.nav(), doc,
                                     report.analysis if report else None, pos)
@@ -753,10 +753,8 @@ def create_server() -> EvalServer:
             raise JsonRpcInvalidParams(
                 f"'{params.new_name}' is not a valid id: use snake_case (lowercase letters, "
                 "digits and '_', starting with a letter)")
-        asked = doc
-        doc, report = await ls.wait_current(asked)
+        doc, report = await ls.wait_current(doc, at_line=params.position.line)
         await ls.wait_index()  # a rename must reach every reference, closed files included
-        ls.same_place(asked, doc, params.position.line)
         pos = ls.mapper(doc).core_position(params.position)
         before = ls.analysed_serials()
         nav = ls.nav()
@@ -798,11 +796,9 @@ def create_server() -> EvalServer:
         doc = ls.store.get(params.text_document.uri)
         if doc is None:
             return []
-        asked = doc
-        doc, report = await ls.wait_current(asked)
+        doc, report = await ls.wait_current(doc, at_line=params.range.end.line)
         if report is None:
             return []
-        ls.same_place(asked, doc, params.range.end.line)
         mapper = ls.mapper(doc)
         wanted = mapper.core_span(params.range)
         return actions.code_actions(
