@@ -462,13 +462,19 @@ def _bisect(starts: list[int], offset: int) -> int:
 SEVERITY = {"error": 1, "warning": 2, "information": 3, "hint": 4}
 
 
-def fresh_findings(root: Path, texts: dict[Path, str], today: str = TODAY) -> dict[Path, Any]:
-    """A fresh analysis of the workspace at `root`, with `texts` as the editor's buffers:
-    path -> its findings (the same engine the server runs, built from nothing)."""
+def fresh_workspace(root: Path, today: str = TODAY) -> Any:
+    """The workspace at `root` indexed from nothing, by the same engine the server runs."""
     from evalyaml.workspace.index import Workspace
 
     workspace = Workspace([root], today=date.fromisoformat(today), workers=1)
     workspace.index_all()
+    return workspace
+
+
+def fresh_findings(root: Path, texts: dict[Path, str], today: str = TODAY) -> dict[Path, Any]:
+    """A fresh analysis of the workspace at `root`, with `texts` as the editor's buffers:
+    path -> its findings."""
+    workspace = fresh_workspace(root, today)
     for path, text in texts.items():
         workspace.set_text(path, text)
     return {path: workspace.findings(path) for path in texts}

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -80,10 +79,7 @@ def start_server(root: Path | None, tmp: Path, *, encoding: str = "utf-16", pull
 def index_findings(root: Path, encoding: str) -> dict[Path, list[tuple[Any, ...]]]:
     """path -> a fresh in-process index's findings as a client in `encoding` sees them, for
     every file that has any: the oracle the server and the CLI are held to."""
-    from evalyaml.workspace.index import Workspace
-
-    workspace = Workspace([root], today=date.fromisoformat(TODAY), workers=1)
-    workspace.index_all()
+    workspace = soak.fresh_workspace(root)
     out = {}
     for path in workspace.paths():
         findings = workspace.findings(path)

@@ -420,54 +420,6 @@ def test_leaving_during_indexing(big_root: Path, tmp_path: Path, how: str) -> No
     assert "Fatal Python error" not in errors
 
 
-def test_requests_are_answered_while_typing_goes_on(tmp_path: Path) -> None:
-    """A request that needs the analysis (document symbols) is answered while the user keeps
-    typing, not when typing pauses: every analysis reads the newest text, so the request's own
-    text may never be analysed, and an analysis of a newer text must answer it. The symbols
-    returned must then all belong to one text, no older than the request's."""
-    root = tmp_path / "ws"
-    path = soak.write_workspace(root, 2000)
-    server = start_server(root, tmp_path)
-    uri = path.as_uri()
-    text = path.read_text("utf-8")
-    lines = text.split("\n")
-    ids = [line.removeprefix("  - id: ") for line in lines if line.startswith("  - id: ")]
-    typing_at = lines.index("questions:")  # above the cases: each keystroke re-reads them all
-    server.open(uri, text, 1)
-    server.wait_publish(uri, 1, BOUND)
-    asked_at = 20
-    msg_id = -1
-    answered_at, asked, waited = None, 0.0, 0.0
-    typing_until = time.monotonic() + TYPING
-    version = 1
-    while time.monotonic() < typing_until:
-        version += 1  # a keystroke: one more comment line, and every case moves down
-        here = {"line": typing_at, "character": 0}
-        server.change(uri, version, [{"range": {"start": here, "end": here},
-                                      "text": f"# {version}\n"}])
-        if version == asked_at:
-            msg_id = server.request_async("textDocument/documentSymbol",
-                                          {"textDocument": {"uri": uri}})
-            asked = time.monotonic()
-        elif msg_id in server.responses:
-            answered_at, waited = version, time.monotonic() - asked
-            break
-        time.sleep(0.003)
-    assert answered_at is not None, f"no answer during {TYPING:.0f} s of typing"
-    symbols = server.response(msg_id, BOUND)["result"]
-    assert [s["name"] for s in symbols] == ids
-    # Version v has v - 1 comment lines above the cases: every case moved down as many.
-    first = lines.index(f"  - id: {ids[0]}")
-    answered_from = symbols[0]["selectionRange"]["start"]["line"] - first + 1
-    assert asked_at <= answered_from <= answered_at
-    for symbol in symbols:
-        line = symbol["selectionRange"]["start"]["line"] - (answered_from - 1)
-        assert lines[line] == f"  - id: {symbol['name']}", symbol
-    print(f"asked at version {asked_at}, answered from version {answered_from} after "
-          f"{waited * 1000:.0f} ms, while version {answered_at} was being typed")
-    finish(server, tmp_path)
-
-
 class TypingAbove:
     """A 2,000-case dataset with a comment line typed above its cases every 3 ms: version v
     holds v - 1 such lines, so every case line of the original moved down by v - 1."""
@@ -498,6 +450,43 @@ class TypingAbove:
         if line < self.typing_at:
             return self.lines[line]
         return "" if line < self.typing_at + moved else self.lines[line - moved]
+
+
+def test_requests_are_answered_while_typing_goes_on(tmp_path: Path) -> None:
+    """A request that needs the analysis (document symbols) is answered while the user keeps
+    typing, not when typing pauses: every analysis reads the newest text, so the request's own
+    text may never be analysed, and an analysis of a newer text must answer it. The symbols
+    returned must then all belong to one text, no older than the request's."""
+    typing = TypingAbove(tmp_path)  # above the cases: each keystroke re-reads them all
+    server = typing.server
+    ids = [line.removeprefix("  - id: ") for line in typing.lines
+           if line.startswith("  - id: ")]
+    asked_at = 20
+    msg_id = -1
+    answered_at, asked, waited = None, 0.0, 0.0
+    typing_until = time.monotonic() + TYPING
+    while time.monotonic() < typing_until:
+        typing.keystroke()
+        if typing.version == asked_at:
+            msg_id = server.request_async("textDocument/documentSymbol",
+                                          {"textDocument": {"uri": typing.uri}})
+            asked = time.monotonic()
+        elif msg_id in server.responses:
+            answered_at, waited = typing.version, time.monotonic() - asked
+            break
+    assert answered_at is not None, f"no answer during {TYPING:.0f} s of typing"
+    symbols = server.response(msg_id, BOUND)["result"]
+    assert [s["name"] for s in symbols] == ids
+    # Version v has v - 1 comment lines above the cases: every case moved down as many.
+    first = typing.lines.index(f"  - id: {ids[0]}")
+    answered_from = symbols[0]["selectionRange"]["start"]["line"] - first + 1
+    assert asked_at <= answered_from <= answered_at
+    for symbol in symbols:
+        line = typing.original_line(symbol["selectionRange"]["start"]["line"], answered_from)
+        assert line == f"  - id: {symbol['name']}", symbol
+    print(f"asked at version {asked_at}, answered from version {answered_from} after "
+          f"{waited * 1000:.0f} ms, while version {answered_at} was being typed")
+    finish(server, tmp_path)
 
 
 def test_a_position_means_the_place_it_named_in_its_own_text(tmp_path: Path) -> None:
