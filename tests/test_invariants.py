@@ -1,6 +1,9 @@
 """Invariants of the core (DESIGN §4), each with a test:
 
 - `analysis/` never imports pygls or lsprotocol (nor the LSP, workspace or CLI layers);
+- imports run one way, `analysis`/`syntax` <- `formats` <- `dispatch` <- `workspace` <- `lsp`/CLI:
+  the core never imports a format, a format never imports another format nor anything above it,
+  and only `formats/__init__.py` names the formats;
 - analysing never raises, whatever the text, and every finding's range (and its related ranges
   and fix edits) lies inside the document with start <= end, in LSP lines and code points.
 """
@@ -20,13 +23,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import evalyaml.analysis
-from evalyaml.analysis.analyze import analyze_bytes, analyze_text
+import evalyaml.formats
 from evalyaml.analysis.kinds import FileKind
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.text import Position, Span
+from evalyaml.dispatch import analyze_bytes, analyze_text
 
 ANALYSIS = Path(evalyaml.analysis.__file__).parent
+PACKAGE = ANALYSIS.parent
+FORMATS = Path(evalyaml.formats.__file__).parent
 REPO = Path(__file__).resolve().parents[1]
 FORBIDDEN = ("pygls", "lsprotocol", "evalyaml.lsp", "evalyaml.workspace", "evalyaml.cli",
              "evalyaml.checker")
@@ -60,7 +66,7 @@ def _imports(path: Path) -> list[tuple[int, str]]:
 def test_every_analysis_module_is_scanned() -> None:
     modules = sorted(ANALYSIS.rglob("*.py"))
     assert len(modules) >= 15
-    assert ANALYSIS / "parse.py" in modules and ANALYSIS / "analyze.py" in modules
+    assert ANALYSIS / "parse.py" in modules and ANALYSIS / "dataset.py" in modules
 
 
 @pytest.mark.parametrize("module", sorted(ANALYSIS.rglob("*.py")),
@@ -72,8 +78,53 @@ def test_analysis_never_imports_lsp_code(module: Path) -> None:
     assert bad == [], f"{module.name} imports {bad}"
 
 
+_ABOVE_FORMATS = ("evalyaml.dispatch", "evalyaml.workspace", "evalyaml.lsp", "evalyaml.cli",
+                  "evalyaml.checker", "evalyaml.report", "evalyaml.config", "evalyaml.parallel")
+
+
+def _under(name: str, prefixes: tuple[str, ...]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def _core_modules() -> list[Path]:
+    return sorted([*ANALYSIS.rglob("*.py"), *(PACKAGE / "syntax").rglob("*.py")])
+
+
+@pytest.mark.parametrize("module", _core_modules(), ids=lambda p: p.relative_to(PACKAGE).as_posix())
+def test_the_core_imports_no_format(module: Path) -> None:
+    bad = [(line, name) for line, name in _imports(module)
+           if _under(name, ("evalyaml.formats", *_ABOVE_FORMATS))]
+    assert bad == [], f"{module.name} imports {bad}"
+
+
+def _format_packages() -> list[Path]:
+    return sorted(p for p in FORMATS.iterdir() if p.is_dir() and (p / "__init__.py").exists())
+
+
+@pytest.mark.parametrize("package", _format_packages(), ids=lambda p: p.name)
+def test_a_format_imports_only_the_core_and_itself(package: Path) -> None:
+    own = f"evalyaml.formats.{package.name}"
+    bad = [(module.name, line, name) for module in sorted(package.rglob("*.py"))
+           for line, name in _imports(module)
+           if _under(name, ("pygls", "lsprotocol", *_ABOVE_FORMATS))
+           or (_under(name, ("evalyaml.formats",)) and not _under(name, (own,))
+               and name != "evalyaml.formats.base")]
+    assert bad == [], f"{package.name} imports {bad}"
+
+
+def test_only_the_registry_names_the_formats() -> None:
+    names = {p.name for p in _format_packages()}
+    assert {"contract", "padosoft"} <= names
+    outside = [(module.relative_to(PACKAGE).as_posix(), name)
+               for module in sorted(PACKAGE.rglob("*.py"))
+               if FORMATS not in module.parents and module != FORMATS / "__init__.py"
+               for _, name in _imports(module)
+               if any(_under(name, (f"evalyaml.formats.{n}",)) for n in names)]
+    assert outside == []
+
+
 def test_importing_the_core_loads_no_lsp_library() -> None:
-    code = ("import sys, evalyaml.analysis.analyze, evalyaml.analysis.codes;"
+    code = ("import sys, evalyaml.dispatch, evalyaml.analysis.codes;"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol')"
             " or m.startswith('evalyaml.lsp')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -9,6 +9,7 @@ findings as data, not text.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
@@ -18,6 +19,7 @@ from evalyaml.analysis.findings import Finding
 from evalyaml.analysis.kinds import FileKind
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.config import Config, find_root, load_config
+from evalyaml.formats import format_of
 from evalyaml.parallel import case_mapper
 from evalyaml.workspace.index import Workspace, normalize
 
@@ -40,6 +42,10 @@ class CheckResult:
     files_checked: int = 0
     analyses: list[FileAnalysis] = field(default_factory=list)
     workspaces: list[Workspace] = field(default_factory=list)
+    by_format: Counter[str] = field(default_factory=Counter)  # format title -> files checked
+    left_alone: int = 0  # files read and found to be no format's: never linted
+    # Files the user named one by one that no format claims: told, not an error.
+    named_unclaimed: list[Path] = field(default_factory=list)
 
     def all_findings(self) -> Iterable[tuple[Path, Finding]]:
         for report in self.reports:
@@ -107,10 +113,14 @@ def check_paths(
                 raise CheckError(f"cannot read {file}: {problem.message}")
             analysis = workspace.analysis(file)
             if analysis is not None and analysis.kind is None:
+                result.left_alone += 1
+                if file in named_files:
+                    result.named_unclaimed.append(file)
                 continue
             findings = workspace.findings(file)
-            if analysis is not None:
+            if analysis is not None and analysis.kind is not None:
                 result.files_checked += 1
+                result.by_format[format_of(analysis.kind).title] += 1
                 result.analyses.append(analysis)
             if analysis is not None or findings:
                 result.reports.append(FileReport(file, findings))

@@ -20,10 +20,13 @@ from evalyaml.analysis.findings import Finding, FindingSink
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.suggest import did_you_mean
 from evalyaml.analysis.text import LineIndex, Span
+from evalyaml.formats import SUFFIXES
 
 CONFIG_FILE = "evalyaml.toml"
 PYPROJECT = "pyproject.toml"
 
+# Every file name ending a format declares (`Format.suffixes`), anywhere below the root.
+DEFAULT_INCLUDE = tuple(f"**/*{suffix}" for suffix in sorted(SUFFIXES))
 DEFAULT_EXCLUDE = (".git", "node_modules", ".venv", "venv", "env", "__pycache__", "build",
                    "dist", ".tox", ".nox", ".mypy_cache", ".ruff_cache", ".pytest_cache",
                    "site-packages", ".eggs")
@@ -45,7 +48,7 @@ class Config:
     source: Path | None = None  # the file it came from, None for defaults
     strict: bool = False
     freshness_days: int = 90
-    include: tuple[str, ...] = ("**/*.yaml", "**/*.yml")
+    include: tuple[str, ...] = DEFAULT_INCLUDE
     exclude: tuple[str, ...] = ()
     max_file_mb: float = 20.0
     bundles: dict[str, str] = field(default_factory=dict)

@@ -51,8 +51,22 @@ def render_text(result: CheckResult) -> str:
     parts = [f"{counts[s]} {s.label if counts[s] == 1 else _plural(s)}"
              for s in Severity if counts[s]]
     files = f"{result.files_checked} file{'s' if result.files_checked != 1 else ''} checked"
+    out.extend(_coverage(result))  # before the summary, which stays the last line
     out.append(f"{', '.join(parts)} in {files}" if parts else f"No problems: {files}")
     return "\n".join(out) + "\n"
+
+
+def _coverage(result: CheckResult) -> list[str]:
+    """What was checked as what, and what was not checked at all: a file no format claims is
+    never linted, and a user who named one must not take the silence for a clean bill."""
+    lines = [f"{display_path(path)}: notice: not checked: no eval format recognises this file "
+             "(see 'What it checks' in the README)" for path in result.named_unclaimed]
+    if len(result.by_format) > 1 or result.left_alone:
+        shown = ", ".join(f"{count} {title}" for title, count in sorted(result.by_format.items()))
+        alone = result.left_alone
+        left = f"{alone} YAML/JSON file{'s' if alone != 1 else ''} left alone as not eval files"
+        lines.append(f"Checked by format: {shown or 'none'}; {left}")
+    return lines
 
 
 def _plural(severity: Severity) -> str:

@@ -6,6 +6,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -116,6 +117,8 @@ def test_text_format_lines_are_one_based_with_summary(ws: Path) -> None:
         "rubrics/dup.yaml:7:9: warning EY211 check id 'a' is already used on line 4; check ids "
         "must be unique within a rubric",
         "    rubrics/dup.yaml:4:9: note: first check 'a'",
+        "Checked by format: 4 evalyaml contract; 1 YAML/JSON file left alone as not eval "
+        "files",
         "1 error, 2 warnings in 4 files checked",
     ]
 
@@ -124,6 +127,9 @@ def test_summary_wording(ws: Path) -> None:
     assert run("check", "judges", "--today", TODAY, cwd=ws).out == (
         "No problems: 1 file checked\n")
     assert run("check", "ci.yml", "--today", TODAY, cwd=ws).out == (
+        "ci.yml: notice: not checked: no eval format recognises this file (see 'What it checks' "
+        "in the README)\n"
+        "Checked by format: none; 1 YAML/JSON file left alone as not eval files\n"
         "No problems: 0 files checked\n")
     assert run("check", "datasets/typo.yaml", "--today", TODAY, cwd=ws).out.splitlines()[-1] == (
         "1 warning in 1 file checked")
@@ -310,7 +316,11 @@ def test_sarif_clean_run_has_no_rules(ws: Path) -> None:
 def test_validate_forces_the_kind(tmp_path: Path) -> None:
     (tmp_path / "x.yaml").write_text(
         'id: x\nversion: "1.0.0"\ntemplate: "{{ inptu }}"\n', encoding="utf-8")
-    assert run("check", "x.yaml", cwd=tmp_path).out == "No problems: 0 files checked\n"
+    assert run("check", "x.yaml", cwd=tmp_path).out.splitlines() == [
+        "x.yaml: notice: not checked: no eval format recognises this file (see 'What it checks' "
+        "in the README)",
+        "Checked by format: none; 1 YAML/JSON file left alone as not eval files",
+        "No problems: 0 files checked"]
     judge = run("validate-judge", "x.yaml", "--today", TODAY, cwd=tmp_path)
     assert (judge.code, judge.out) == (0, (
         "x.yaml:3:15: warning EY400 unknown template variable 'inptu'; did you mean "
@@ -374,4 +384,12 @@ def test_corpus_of_other_projects_checks_silently() -> None:
     yaml_files = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".yaml", ".yml"))
     assert len(yaml_files) >= 140
     result = run("check", *map(str, yaml_files), "--today", TODAY, cwd=REPO)
-    assert (result.code, result.out, result.err) == (0, "No problems: 0 files checked\n", "")
+    assert (result.code, result.err) == (0, "")
+    lines = result.out.splitlines()
+    # Files no format claims are named as not checked; those a format claims have no finding.
+    assert all(line.endswith(": notice: not checked: no eval format recognises this file "
+                             "(see 'What it checks' in the README)")
+               for line in lines[:-2]), lines
+    assert re.fullmatch(r"Checked by format: .*; \d+ YAML/JSON files left alone as not eval "
+                        r"files", lines[-2])
+    assert re.fullmatch(r"No problems: \d+ files? checked", lines[-1])

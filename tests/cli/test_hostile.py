@@ -65,12 +65,18 @@ def check(tmp_path: Path, name: str, data: bytes, *args: str) -> Outcome:
     return outcome
 
 
+NOT_CHECKED = (": notice: not checked: no eval format recognises this file (see 'What it checks' "
+               "in the README)")
+LEFT_ALONE_ONE = "Checked by format: none; 1 YAML/JSON file left alone as not eval files"
+
+
 def codes(outcome: Outcome) -> list[str]:
     return [f[4] for f in outcome.findings]
 
 
 def test_empty_file(tmp_path: Path) -> None:
-    assert check(tmp_path, "empty.yaml", b"").out == "No problems: 0 files checked\n"
+    assert check(tmp_path, "empty.yaml", b"").out.splitlines() == [
+        f"empty.yaml{NOT_CHECKED}", LEFT_ALONE_ONE, "No problems: 0 files checked"]
 
 
 def test_empty_file_in_rubrics_folder(tmp_path: Path) -> None:
@@ -80,7 +86,8 @@ def test_empty_file_in_rubrics_folder(tmp_path: Path) -> None:
 
 def test_binary_bytes(tmp_path: Path) -> None:
     data = bytes(random.Random(7).randrange(256) for _ in range(64 * 1024)) + b"\x00"
-    assert check(tmp_path, "blob.yaml", data).out == "No problems: 0 files checked\n"
+    assert check(tmp_path, "blob.yaml", data).out.splitlines() == [
+        f"blob.yaml{NOT_CHECKED}", LEFT_ALONE_ONE, "No problems: 0 files checked"]
     outcome = check(tmp_path, "rubrics/blob.yaml", data)
     assert outcome.findings == [("rubrics/blob.yaml", 1, 1, "error", "EY100")]
 
@@ -119,7 +126,9 @@ def test_fifty_megabyte_foreign_file_in_a_workspace(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "evalyaml", "check", "--today", TODAY],
                           cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT,
                           check=False)
-    assert (done.returncode, done.stderr, done.stdout) == (0, "", "No problems: 1 file checked\n")
+    assert (done.returncode, done.stderr, done.stdout) == (
+        0, "", "Checked by format: 1 evalyaml contract; 1 YAML/JSON file left alone as not eval "
+        "files\nNo problems: 1 file checked\n")
 
 
 def test_alias_bomb(tmp_path: Path) -> None:

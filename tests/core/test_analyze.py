@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.analyze import analyze_bytes, analyze_text
 from evalyaml.analysis.dataset import CaseCache
 from evalyaml.analysis.findings import Finding, FindingSink
 from evalyaml.analysis.kinds import (
@@ -22,6 +21,7 @@ from evalyaml.analysis.kinds import (
 )
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.parse import parse_text
+from evalyaml.dispatch import analyze_bytes, analyze_text
 
 TODAY = date(2026, 11, 21)
 OPTIONS = Options(today=TODAY)

@@ -20,13 +20,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalyaml.analysis import parse
-from evalyaml.analysis.analyze import analyze_text
 from evalyaml.analysis.fastparse import fast_parse
 from evalyaml.analysis.findings import Finding, FindingSink
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.segments import split_dataset
 from evalyaml.analysis.yamltree import Mapping, Node, Scalar
 from evalyaml.analysis.yamltree import Sequence as YamlSequence
+from evalyaml.dispatch import analyze_text
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"

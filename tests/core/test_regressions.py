@@ -6,11 +6,11 @@ import time
 from datetime import date
 from pathlib import Path
 
-from evalyaml.analysis.analyze import analyze_text
 from evalyaml.analysis.dataset import CaseCache
 from evalyaml.analysis.options import Options
 from evalyaml.checker import check_paths
 from evalyaml.config import parse_config
+from evalyaml.dispatch import analyze_text
 
 TODAY = date(2026, 11, 21)
 JUDGE = 'id: j\nversion: "1.0.0"\nscore_type: binary\n'

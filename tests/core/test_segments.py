@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.resolver import Resolver
 
-from evalyaml.analysis.analyze import analyze_text
 from evalyaml.analysis.dataset import CaseCache, analyze_dataset, analyze_dataset_whole
 from evalyaml.analysis.findings import Finding, FindingSink
 from evalyaml.analysis.options import Options
@@ -25,6 +24,7 @@ from evalyaml.analysis.segments import (
     split_dataset,
 )
 from evalyaml.analysis.yamltree import Mapping
+from evalyaml.dispatch import analyze_text
 
 OPTIONS = Options(today=date(2026, 11, 21))
 

@@ -26,9 +26,9 @@ def _keys(analysis: Any) -> list[tuple[Any, ...]]:
 
 
 def test_a_fixed_unclosed_string_at_the_end_leaves_nothing_behind() -> None:
-    from evalyaml.analysis.analyze import analyze_text
     from evalyaml.analysis.dataset import CaseCache
     from evalyaml.analysis.options import Options
+    from evalyaml.dispatch import analyze_text
 
     options = Options(today=date.fromisoformat(TODAY))
     head = DATASET + "questions:\n  - id: a\n    input: x\n  - id: b\n    input: y\n"
@@ -49,9 +49,9 @@ def test_a_fixed_unclosed_string_at_the_end_leaves_nothing_behind() -> None:
 @profile(300)
 @given(script=SCRIPTS)
 def test_edit_scripts_in_process(script: Script) -> None:
-    from evalyaml.analysis.analyze import analyze_text
     from evalyaml.analysis.dataset import CaseCache
     from evalyaml.analysis.options import Options
+    from evalyaml.dispatch import analyze_text
 
     options = Options(today=date.fromisoformat(TODAY))
     path = str(EXAMPLES / script.file)

@@ -353,8 +353,8 @@ def test_a_hundred_thousand_files(tmp_path: Path) -> None:
 
 def _own(path: Path, text: str) -> list[Any]:
     """The file's own findings (before the index is in, the server gives only these)."""
-    from evalyaml.analysis.analyze import analyze_text
     from evalyaml.analysis.options import Options
+    from evalyaml.dispatch import analyze_text
 
     return sorted(analyze_text(text, str(path), Options(today=date.fromisoformat(TODAY)))
                   .findings, key=lambda f: (f.span.start, f.span.end, f.code, f.message))

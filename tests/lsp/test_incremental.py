@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 
-from evalyaml.analysis.analyze import analyze_text
 from evalyaml.analysis.dataset import CaseCache
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
+from evalyaml.dispatch import analyze_text
 from evalyaml.lsp.documents import Document, apply_changes
 from evalyaml.lsp.positions import Encoding, PositionMapper
 

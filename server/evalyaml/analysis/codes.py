@@ -71,6 +71,11 @@ CODES: dict[str, Code] = _catalogue(
     Code("EY106", "tab-indentation", B, "A tab is used where YAML needs spaces."),
     Code("EY107", "file-too-large", B, "The file is larger than the configured limit."),
     Code("EY108", "unsafe-tag", C, "A tag asks for an object to be constructed."),
+    Code("EY110", "json-syntax", B, "The text is not strict JSON (RFC 8259)."),
+    Code("EY111", "json-duplicate-key", B, "A JSON object has the same member name twice."),
+    Code("EY112", "json-non-finite-number", B, "NaN or Infinity where JSON needs a number."),
+    Code("EY113", "json-trailing-comma", B,
+         "A comma after the last item of a JSON array or object."),
     # EY2xx: the file breaks its schema.
     Code("EY200", "wrong-root", C, "The document root is not a mapping."),
     Code("EY201", "missing-key", C, "A required key is missing."),
@@ -101,6 +106,8 @@ CODES: dict[str, Code] = _catalogue(
     Code("EY309", "unknown-bundle", C, "A case names a bundle that is not configured."),
     Code("EY310", "file-name-mismatch", H, "The file name does not mention the id it defines."),
     Code("EY311", "unreadable-workspace-file", C, "A file in the workspace could not be read."),
+    Code("EY312", "unrecognised-near-miss", C,
+         "A file looks like one of a format's files but one mistake kept it from being checked."),
     Code("EY320", "unknown-config-key", C, "The configuration has a key evalyaml does not know."),
     Code("EY321", "invalid-config", B, "The configuration has a value of the wrong type."),
     # EY4xx: judges and templates.

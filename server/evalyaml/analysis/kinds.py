@@ -14,6 +14,7 @@ must never be mistaken for ours.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import PurePath
 
@@ -28,6 +29,43 @@ class FileKind(Enum):
     # Members are singletons compared by identity, so the identity hash is correct, and it is
     # C code: `Enum.__hash__` is a Python call, and the index hashes a kind per reference.
     __hash__ = object.__hash__
+
+    # The same attributes as `FormatKind`, so the engine reads any kind the same way.
+    @property
+    def format(self) -> str:
+        return "contract"
+
+    @property
+    def schema_file(self) -> str:
+        return f"{self.value}.schema.json"
+
+    @property
+    def noun(self) -> str:
+        return "id"
+
+    @property
+    def versioned(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class FormatKind:
+    """A kind of file of a format other than the core contract (`evalyaml.formats`).
+
+    The core contract's `FileKind` predates the formats and stays an enum its own modules
+    compare by identity; every other format declares its kinds as values of this class. Both
+    carry the same attributes, so the engine (index, cross-file rules, CLI, editor features)
+    handles a `Kind` without knowing which format it belongs to.
+    """
+
+    format: str  # the owning format's name, e.g. "padosoft"
+    value: str  # how messages name such a file, e.g. "Padosoft dataset"
+    schema_file: str | None = None  # in schemas/: keys, enums and docs for completion and hover
+    noun: str = "id"  # what a definition's identifier is called in messages ("name")
+    versioned: bool = False  # whether references pin versions (semver resolution)
+
+
+Kind = FileKind | FormatKind
 
 
 _MODELINE = re.compile(r"^\s*#\s*yaml-language-server\s*:\s*\$schema=(\S+)")

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from evalyaml.analysis.findings import Finding
-from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.kinds import FormatKind, Kind
 from evalyaml.analysis.text import Span
 
 
@@ -35,7 +35,7 @@ class Pin:
 class Reference:
     """`rubric/<id>@<pin>` or `judge/<id>@<pin>` as written at one place in a file."""
 
-    target: FileKind  # RUBRIC or JUDGE
+    target: Kind  # RUBRIC or JUDGE, or another format's kind
     raw: str
     span: Span  # the whole scalar, quotes included
     origin: str  # "case", "composite", "llm_judge" or "jury"
@@ -66,7 +66,7 @@ class CheckSummary:
 class Definition:
     """A rubric or judge: identity from content (`id`, `version`), never from the file name."""
 
-    kind: FileKind
+    kind: Kind
     id: str
     version: str | None  # None when the version is missing or not a semantic version
     id_span: Span
@@ -86,6 +86,8 @@ class Definition:
 
     @property
     def key(self) -> str:
+        if isinstance(self.kind, FormatKind) and not self.kind.versioned:
+            return f"{self.kind.value} '{self.id}'"
         return f"{self.kind.value}/{self.id}@{self.version}"
 
 
@@ -115,7 +117,7 @@ class CaseSummary:
 @dataclass(slots=True)
 class FileAnalysis:
     path: str | None
-    kind: FileKind | None  # None: not an eval file of ours, left alone
+    kind: Kind | None  # None: not an eval file of ours, left alone
     findings: list[Finding] = field(default_factory=list)
     definitions: list[Definition] = field(default_factory=list)
     references: list[Reference] = field(default_factory=list)

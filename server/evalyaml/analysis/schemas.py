@@ -15,7 +15,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.kinds import FileKind, Kind
 from evalyaml.analysis.precheck import Predicate, compile_precheck
 
 SCHEMA_IDS = {
@@ -39,14 +39,17 @@ CHECK_KINDS: tuple[str, ...] = (
 )
 
 
-def schema_text(kind: FileKind) -> str:
-    return (resources.files("evalyaml") / "schemas" / f"{kind.value}.schema.json").read_text(
+def schema_text(kind: Kind) -> str:
+    """A kind's shipped schema (`Kind.schema_file`); every format's live in `schemas/`."""
+    if kind.schema_file is None:
+        raise LookupError(f"{kind.value} has no schema")
+    return (resources.files("evalyaml") / "schemas" / kind.schema_file).read_text(
         encoding="utf-8"
     )
 
 
 @cache
-def schema(kind: FileKind) -> dict[str, Any]:
+def schema(kind: Kind) -> dict[str, Any]:
     loaded: dict[str, Any] = json.loads(schema_text(kind))
     return loaded
 
@@ -61,7 +64,7 @@ def registry() -> Registry:
 
 
 @cache
-def validator(kind: FileKind, pointer: str = "") -> Draft202012Validator:
+def validator(kind: Kind, pointer: str = "") -> Draft202012Validator:
     """A validator for a whole file (`pointer` empty) or one `$defs` entry, e.g. `/$defs/case`.
 
     A sub-validator is `evolve`d from the file's validator rather than built on a `$ref`, so it
@@ -74,13 +77,13 @@ def validator(kind: FileKind, pointer: str = "") -> Draft202012Validator:
 
 
 @cache
-def precheck(kind: FileKind, pointer: str = "") -> Predicate | None:
+def precheck(kind: Kind, pointer: str = "") -> Predicate | None:
     """The compiled "certainly valid" test for a schema, or None when it cannot be compiled."""
     return compile_precheck(subschema(kind, pointer) if pointer else schema(kind))
 
 
 @cache  # called per case and per check; the schemas never change (and are never mutated)
-def subschema(kind: FileKind, pointer: str) -> dict[str, Any]:
+def subschema(kind: Kind, pointer: str) -> dict[str, Any]:
     node: Any = schema(kind)
     for part in pointer.strip("/").split("/"):
         if part:
@@ -89,14 +92,14 @@ def subschema(kind: FileKind, pointer: str) -> dict[str, Any]:
     return node
 
 
-def resolve_local(kind: FileKind, node: dict[str, Any]) -> dict[str, Any]:
+def resolve_local(kind: Kind, node: dict[str, Any]) -> dict[str, Any]:
     ref = node.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/"):
         return subschema(kind, ref[1:])
     return node
 
 
-def known_properties(kind: FileKind, node: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def known_properties(kind: Kind, node: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Properties a schema object allows, following a local `$ref` (how closed kinds extend the
     shared check base)."""
     out: dict[str, dict[str, Any]] = {}

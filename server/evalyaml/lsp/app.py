@@ -37,13 +37,14 @@ from pygls.uris import from_fs_path
 from pygls.workspace import Workspace as PyglsWorkspace
 
 from evalyaml import __version__
-from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.kinds import FileKind, Kind
 from evalyaml.lsp import bootstrap, convert
 from evalyaml.lsp.documents import Document, DocumentStore, path_to_uri, uri_to_path
 from evalyaml.lsp.engine import Engine, Report
 from evalyaml.lsp.features import actions, completion, hover, navigation
 from evalyaml.lsp.positions import Encoding, PositionMapper, choose_encoding
 from evalyaml.lsp.settings import SECTION, Settings
+from evalyaml.workspace.discovery import EVAL_SUFFIXES
 from evalyaml.workspace.index import normalize
 
 log = logging.getLogger("evalyaml.lsp")
@@ -51,7 +52,8 @@ log = logging.getLogger("evalyaml.lsp")
 T = TypeVar("T")
 
 CONFIG_FILES = ("evalyaml.toml", "pyproject.toml")
-WATCHERS = ("**/*.{yaml,yml}", "**/evalyaml.toml", "**/pyproject.toml")
+WATCHERS = ("**/*.{" + ",".join(s.lstrip(".") for s in EVAL_SUFFIXES) + "}",
+            "**/evalyaml.toml", "**/pyproject.toml")
 SHOW_REFERENCES = bootstrap.SHOW_REFERENCES
 # Test hook: `EVALYAML_LSP_FAIL=textDocument/hover,analysis` makes those handlers raise, to prove
 # that a failing feature is logged and answered empty without taking the server down.
@@ -477,7 +479,7 @@ class EvalServer(LanguageServer):
         return navigation.Nav(self.engine.workspace, self.engine.mapper_for, self.uri_for,
                               self.version_for)
 
-    def kind_of(self, doc: Document) -> FileKind | None:
+    def kind_of(self, doc: Document) -> Kind | None:
         assert self.engine is not None
         analysed = self.engine.analyses.get(doc.uri)
         kind = analysed[1].kind if analysed and analysed[1] is not None else None
@@ -749,10 +751,6 @@ def create_server() -> EvalServer:
             return None
         from evalyaml.lsp.features.lookup import valid_id
 
-        if not valid_id(params.new_name):
-            raise JsonRpcInvalidParams(
-                f"'{params.new_name}' is not a valid id: use snake_case (lowercase letters, "
-                "digits and '_', starting with a letter)")
         doc, report = await ls.wait_current(doc, at_line=params.position.line)
         await ls.wait_index()  # a rename must reach every reference, closed files included
         pos = ls.mapper(doc).core_position(params.position)
@@ -762,6 +760,12 @@ def create_server() -> EvalServer:
                                     report.analysis if report else None, pos)
         if target is None:
             return None
+        if not valid_id(params.new_name, target.kind):
+            raise JsonRpcInvalidParams(
+                f"'{params.new_name}' is not a valid id: use snake_case (lowercase letters, "
+                "digits and '_', starting with a letter)" if isinstance(target.kind, FileKind)
+                else f"'{params.new_name}' is not a valid {target.kind.noun}: no surrounding "
+                "spaces, quotes or line breaks")
         edits = await ls.in_thread(navigation.rename_edits, nav, target, params.new_name)
         changes: dict[str, tuple[int | None, list[types.TextEdit]]] = {}
         for path, spans in edits.items():
@@ -833,7 +837,7 @@ def create_server() -> EvalServer:
                 continue
             if path.name in CONFIG_FILES:
                 reload = True
-            elif path.suffix in (".yaml", ".yml"):
+            elif path.suffix.lower() in EVAL_SUFFIXES:
                 ls.engine.refresh(path)
         if reload:
             ls.engine.reload()

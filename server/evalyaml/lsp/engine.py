@@ -35,12 +35,12 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from evalyaml.analysis.analyze import analyze_text
 from evalyaml.analysis.dataset import CaseCache
 from evalyaml.analysis.findings import Finding
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.text import LineIndex
+from evalyaml.dispatch import analyze_text
 from evalyaml.lsp import convert
 from evalyaml.lsp.documents import Document, path_to_uri
 from evalyaml.lsp.index import EditorWorkspace, index_workers

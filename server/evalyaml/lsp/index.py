@@ -13,7 +13,7 @@ from datetime import date
 from pathlib import Path
 
 from evalyaml.analysis.dataset import CaseMapper
-from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.kinds import Kind
 from evalyaml.analysis.model import FileAnalysis, Reference
 from evalyaml.config import find_root, load_config
 from evalyaml.lsp.settings import Settings
@@ -22,7 +22,7 @@ from evalyaml.workspace.index import Workspace, WorkspaceRoot, normalize
 from evalyaml.workspace.index import _Entry as Entry
 from evalyaml.workspace.resolve import Resolution
 
-ResolutionKey = tuple[FileKind, str, str | None]
+ResolutionKey = tuple[Kind, str, str | None]
 
 # Index in worker processes when the workspace is large (by files or bytes): the engine thread
 # analysing the documents the user has open then does not compete with indexing for the GIL.
@@ -65,7 +65,7 @@ class EditorWorkspace(Workspace):
     def __init__(self, roots: list[Path], settings: Settings, today: date | None = None,
                  workers: int = 1, mapper: CaseMapper | None = None) -> None:
         self.settings = settings  # read by _make_root, which the base __init__ calls
-        self._generations: dict[tuple[FileKind, str], int] = {}
+        self._generations: dict[tuple[Kind, str], int] = {}
         self._resolved: dict[ResolutionKey, tuple[int, Resolution]] = {}
         super().__init__(roots, today=today, strict=settings.strict,
                          freshness_days=settings.freshness_days, workers=workers, mapper=mapper)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.kinds import FileKind, Kind
 from evalyaml.analysis.schemas import (
     CHECK_KINDS,
     check_schema,
@@ -28,16 +28,16 @@ _CHECK_REF = "#/$defs/check"
 
 @dataclass(frozen=True, slots=True)
 class Node:
-    kind: FileKind
+    kind: Kind
     schema: Schema
     is_check: bool = False  # the check union (resolve with the check's kind)
 
 
-def root(kind: FileKind) -> Node:
+def root(kind: Kind) -> Node:
     return Node(kind, schema(kind))
 
 
-def _resolve(kind: FileKind, node: Schema) -> Node:
+def _resolve(kind: Kind, node: Schema) -> Node:
     if node.get("$ref") == _CHECK_REF:
         return Node(kind, subschema(kind, "/$defs/check"), is_check=True)
     return Node(kind, resolve_local(kind, node))
@@ -87,7 +87,7 @@ def child(node: Node, part: PathPart, check_kind: str | None = None) -> Node | N
     return _resolve(node.kind, found) if isinstance(found, dict) else None
 
 
-def walk(kind: FileKind, path: list[PathPart], check_kinds: dict[int, str] | None = None
+def walk(kind: Kind, path: list[PathPart], check_kinds: dict[int, str] | None = None
          ) -> Node | None:
     """The schema at `path`; `check_kinds` gives the check kind for the check mapping ending
     at a path index, when known (only the innermost one usually is)."""

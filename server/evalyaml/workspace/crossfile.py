@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Protocol
 
 from evalyaml.analysis.findings import Finding, FindingSink, Fix, Related, TextEdit
-from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.kinds import FileKind, Kind
 from evalyaml.analysis.model import Definition, FileAnalysis, Reference
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.suggest import best
@@ -33,9 +33,9 @@ MAX_CYCLE_SEARCH = 10_000
 class IndexView(Protocol):
     def resolve(self, ref: Reference) -> Resolution: ...
 
-    def definitions_of(self, kind: FileKind, id: str) -> list[tuple[Path, Definition]]: ...
+    def definitions_of(self, kind: Kind, id: str) -> list[tuple[Path, Definition]]: ...
 
-    def known_ids(self, kind: FileKind) -> Iterable[str]: ...
+    def known_ids(self, kind: Kind) -> Iterable[str]: ...
 
     def composite_edges(self, path: Path) -> list[Resolution]: ...
 
@@ -65,7 +65,7 @@ def cross_findings(view: IndexView, path: Path, analysis: FileAnalysis,
     here = _Here(view, path, analysis, options, FindingSink(strict=options.strict), set())
     # A dataset of 10,000 cases names a handful of targets: resolve each once. (The shared
     # resolution's `reference` is the first of them; `_reference_findings` reads `ref`.)
-    resolved: dict[tuple[FileKind, str, str | None], Resolution] = {}
+    resolved: dict[tuple[Kind, str, str | None], Resolution] = {}
     for ref in analysis.references:
         if ref.id is None:
             continue  # malformed: EY300 comes from the core
@@ -80,7 +80,8 @@ def cross_findings(view: IndexView, path: Path, analysis: FileAnalysis,
         _reference_findings(here, ref, known)
     for definition in analysis.definitions:
         _duplicate_definition(view, path, definition, here.sink)
-        _file_name_hint(path, definition, here.sink)
+        if isinstance(definition.kind, FileKind):  # the contract's naming convention only
+            _file_name_hint(path, definition, here.sink)
     return CrossResult(here.sink.findings, here.observed)
 
 
@@ -94,10 +95,10 @@ def _reference_findings(here: _Here, ref: Reference, resolution: Resolution) -> 
         fixes: tuple[Fix, ...] = ()
         if suggestion:
             edit = _id_edit(ref, suggestion)
-            fixes = (Fix(f"Change to '{kind}/{suggestion}'", (edit,), preferred=True),) \
-                if edit else ()
-        sink.add("EY301", f"no {kind} with id '{ref.id}' in the workspace{hint}", ref.span,
-                 fixes=fixes, data={"suggestion": suggestion} if suggestion else None)
+            shown = f"{kind}/{suggestion}" if isinstance(ref.target, FileKind) else suggestion
+            fixes = (Fix(f"Change to '{shown}'", (edit,), preferred=True),) if edit else ()
+        sink.add("EY301", f"no {kind} with {ref.target.noun} '{ref.id}' in the workspace{hint}",
+                 ref.span, fixes=fixes, data={"suggestion": suggestion} if suggestion else None)
         return
     if resolution.status is Status.NO_MATCH:
         versions = newest_first(d.version for _, d in resolution.candidates if d.version)
@@ -110,6 +111,8 @@ def _reference_findings(here: _Here, ref: Reference, resolution: Resolution) -> 
     if not resolution.ok or resolution.definition is None or resolution.path is None:
         return
     target = resolution.definition
+    if not ref.target.versioned:
+        return  # nothing to pin; a name resolves or it does not
     if ref.pin is None:
         pin = _suggested_pin(target.version or "")
         edit = _pin_edit(ref, pin)
@@ -238,15 +241,18 @@ def _judge_validation(ref: Reference, judge: Definition, options: Options,
 
 def _duplicate_definition(view: IndexView, path: Path, definition: Definition,
                           sink: FindingSink) -> None:
-    if definition.version is None:
+    versioned = definition.kind.versioned
+    if versioned and definition.version is None:
         return
     others = [(p, d) for p, d in view.definitions_of(definition.kind, definition.id)
               if d.version == definition.version and not (p == path and d == definition)]
     if not others:
         return
     where = ", ".join(sorted({_show(p, path) for p, _ in others}))
+    remedy = "delete one copy or give one a new version" if versioned else \
+        f"delete one copy or give one a new {definition.kind.noun}"
     sink.add("EY305", f"{definition.key} is also defined in {where}; references to it are "
-             "ambiguous: delete one copy or give one a new version", definition.id_span,
+             f"ambiguous: {remedy}", definition.id_span,
              related=tuple(Related(None if p == path else str(p), d.id_span,
                                    f"{definition.key} is also defined here")
                            for p, d in others))
@@ -327,8 +333,9 @@ def _pin_edit(ref: Reference, pin: str) -> TextEdit | None:
 
 def _id_edit(ref: Reference, new_id: str) -> TextEdit | None:
     start = _raw_start(ref)
-    slash = ref.raw.find("/")
-    if start is None or slash < 0 or ref.id is None:
+    # The contract writes `kind/id@pin`; other formats' references are the name alone.
+    slash = ref.raw.find("/") if isinstance(ref.target, FileKind) else -1
+    if start is None or ref.id is None or (slash < 0 and isinstance(ref.target, FileKind)):
         return None
     begin = start.character + slash + 1
     return TextEdit(Span(Position(start.line, begin),

@@ -16,8 +16,10 @@ from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 
 from evalyaml.config import DEFAULT_EXCLUDE, Config
+from evalyaml.formats import SUFFIXES
 
-YAML_SUFFIXES = (".yaml", ".yml")
+# What the formats declare (`Format.suffixes`); a file with any other ending is never read.
+EVAL_SUFFIXES = tuple(sorted(SUFFIXES))
 
 
 def glob_match(relative: str, pattern: str) -> bool:
@@ -95,7 +97,7 @@ def discover(start: Path, config: Config,
             kept.append(name)
         dirnames[:] = kept
         for name in sorted(filenames):
-            if not name.endswith(YAML_SUFFIXES):
+            if not name.lower().endswith(EVAL_SUFFIXES):
                 continue
             path = folder_path / name
             if path.is_symlink() and not _inside(path, root):
@@ -134,7 +136,7 @@ def in_scope(path: Path, start: Path, config: Config) -> bool:
         inner = absolute.relative_to(start_abs)
     except ValueError:
         return False
-    if not absolute.name.endswith(YAML_SUFFIXES):
+    if not absolute.name.lower().endswith(EVAL_SUFFIXES):
         return False
     folder = start_abs
     for part in inner.parts[:-1]:

@@ -29,22 +29,22 @@ from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
-from evalyaml.analysis.analyze import analyze_text
 from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.kinds import FileKind, Kind
 from evalyaml.analysis.model import Definition, FileAnalysis, Reference
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.suggest import rank
 from evalyaml.analysis.text import Span
 from evalyaml.config import Config, find_root, load_config
+from evalyaml.dispatch import analyze_text
 from evalyaml.workspace.bundles import Bundles, load_bundles
 from evalyaml.workspace.crossfile import cross_findings
 from evalyaml.workspace.discovery import discover, in_scope
 from evalyaml.workspace.loading import Job, Loaded, load, load_all
 from evalyaml.workspace.resolve import Resolution, resolve_among, sort_newest_first
 
-Key = tuple[FileKind, str]
+Key = tuple[Kind, str]
 Progress = Callable[[int, int], None]
 
 
@@ -150,7 +150,7 @@ class Workspace:
         self._forced: set[Path] = set()  # files found through include_paths
         self._definers: dict[Key, dict[Path, list[Definition]]] = {}
         self._referrers: dict[Key, set[Path]] = {}
-        self._ids: dict[FileKind, set[str]] = {FileKind.RUBRIC: set(), FileKind.JUDGE: set()}
+        self._ids: dict[Kind, set[str]] = {FileKind.RUBRIC: set(), FileKind.JUDGE: set()}
         self._cross: dict[Path, list[Finding]] = {}
         self._edges: dict[Path, list[Resolution]] = {}
         self._observers: dict[Path, set[Path]] = {}
@@ -483,7 +483,7 @@ class Workspace:
             ident = (definition.kind, definition.id)
             files = self._definers.setdefault(ident, {})
             if not files:
-                self._ids[definition.kind].add(definition.id)
+                self._ids.setdefault(definition.kind, set()).add(definition.id)
             files.setdefault(key, []).append(definition)
         for ident in _reference_keys(analysis):
             self._referrers.setdefault(ident, set()).add(key)
@@ -500,7 +500,7 @@ class Workspace:
             files.pop(key, None)
             if not files:
                 del self._definers[ident]
-                self._ids[definition.kind].discard(definition.id)
+                self._ids.get(definition.kind, set()).discard(definition.id)
         for ident in _reference_keys(analysis):
             holders = self._referrers.get(ident)
             if holders is not None:
@@ -621,7 +621,7 @@ class Workspace:
             self._edges[key] = edges
             return edges
 
-    def known_ids(self, kind: FileKind) -> list[str]:
+    def known_ids(self, kind: Kind) -> list[str]:
         with self._lock:
             return sorted(self._ids.get(kind, set()))
 
@@ -630,7 +630,7 @@ class Workspace:
             return [(p, d) for files in self._definers.values()
                     for p, defs in files.items() for d in defs]
 
-    def definitions_of(self, kind: FileKind, id: str) -> list[tuple[Path, Definition]]:
+    def definitions_of(self, kind: Kind, id: str) -> list[tuple[Path, Definition]]:
         """Every definition of one id, newest version first (duplicates included)."""
         with self._lock:
             files = self._definers.get((kind, id), {})
@@ -653,7 +653,7 @@ class Workspace:
                         out.append((holder, ref))
         return out
 
-    def referrers(self, kind: FileKind, id: str) -> set[Path]:
+    def referrers(self, kind: Kind, id: str) -> set[Path]:
         """Files holding any reference to the id, resolved or not."""
         with self._lock:
             return set(self._referrers.get((kind, id), set()))

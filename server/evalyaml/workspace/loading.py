@@ -20,11 +20,11 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalyaml.analysis.analyze import analyze_bytes
 from evalyaml.analysis.dataset import CaseMapper
 from evalyaml.analysis.kinds import FileKind
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
+from evalyaml.dispatch import analyze_bytes
 
 # Below this many files, starting worker processes costs more than it saves.
 PARALLEL_THRESHOLD = 400

@@ -111,6 +111,10 @@ def resolve_among(reference: Reference, candidates: Sequence[tuple[Path, Definit
         return Resolution(reference, Status.MALFORMED)
     if not candidates:
         return Resolution(reference, Status.UNKNOWN_ID)
+    if not reference.target.versioned:  # a name alone: the first by path (EY305 names the rest)
+        ordered = sorted(candidates, key=lambda pd: str(pd[0]))
+        return Resolution(reference, Status.RESOLVED, ordered[0][0], ordered[0][1],
+                          tuple(ordered))
     ordered = sort_newest_first(candidates)
     versions = [d.version for _, d in ordered if d.version is not None]
     chosen = match_pin(reference.pin, versions)

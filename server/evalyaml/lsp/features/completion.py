@@ -24,10 +24,12 @@ from typing import Any
 from lsprotocol import types
 
 from evalyaml.analysis.judge import TEMPLATE_VARIABLES
-from evalyaml.analysis.kinds import FileKind, NotOurs, detect_kind_without_tree
+from evalyaml.analysis.kinds import FileKind, Kind
 from evalyaml.analysis.model import Definition
 from evalyaml.analysis.schemas import CHECK_KINDS, check_schema
 from evalyaml.analysis.text import Position, Span
+from evalyaml.formats import claim
+from evalyaml.formats.base import Refusal
 from evalyaml.lsp import schema_nav
 from evalyaml.lsp.context import ITEM, Context, Reader
 from evalyaml.lsp.documents import Document
@@ -51,19 +53,22 @@ _SHAPE = (
 )
 
 
-def file_kind(doc: Document, analysed: FileKind | None) -> FileKind | None:
-    """The kind of the document being edited, even while it does not parse."""
-    if analysed is not None:
-        return analysed
-    hint = detect_kind_without_tree(doc.text, str(doc.path) if doc.path else None)
-    if isinstance(hint, NotOurs):
-        return None
-    if hint is not None:
-        return hint
+def file_kind(doc: Document, analysed: Kind | None) -> Kind | None:
+    """The kind of the document being edited, even while it does not parse: the last
+    analysis's, else the formats' claim on its text, else a contract shape's first line. Only a
+    kind with a schema has anything to complete."""
+    found = analysed or _claimed_kind(doc)
+    if found is not None:
+        return found if found.schema_file is not None else None
     for pattern, kind in _SHAPE:
         if pattern.search(doc.text):
             return kind
     return None
+
+
+def _claimed_kind(doc: Document) -> Kind | None:
+    verdict = claim(doc.text, str(doc.path) if doc.path else None, None)
+    return verdict.kind if verdict is not None and not isinstance(verdict, Refusal) else None
 
 
 @dataclass(slots=True)
@@ -71,7 +76,7 @@ class Request:
     """What completion needs besides the cursor context."""
 
     doc: Document
-    kind: FileKind
+    kind: Kind
     mapper: PositionMapper
     line: int
     workspace: Workspace

@@ -8,7 +8,7 @@ from datetime import date
 from lsprotocol import types
 
 from evalyaml.analysis.judge import TEMPLATE_VARIABLES
-from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.kinds import FileKind, Kind
 from evalyaml.analysis.schemas import check_schema
 from evalyaml.analysis.text import Position, Span
 from evalyaml.lsp import schema_nav
@@ -24,7 +24,7 @@ _VARIABLE = re.compile(r"\{\{\{?[#^/&]?\s*([A-Za-z_][\w.]*)\s*\}?\}\}")
 _WORD = re.compile(r"[A-Za-z0-9_$\-]+")
 
 
-def hover(doc: Document, kind: FileKind, pos: Position, *, mapper: PositionMapper,
+def hover(doc: Document, kind: Kind, pos: Position, *, mapper: PositionMapper,
           workspace: Workspace, today: date | None) -> types.Hover | None:
     ctx = lookup.context(doc, pos)
     if ctx is None:
@@ -75,13 +75,13 @@ def _kind(siblings: dict[str, str]) -> str | None:
     return value.strip().strip("'\"") or None if value is not None else None
 
 
-def _walk(kind: FileKind, path: list[PathPart], check_kind: str | None
+def _walk(kind: Kind, path: list[PathPart], check_kind: str | None
           ) -> schema_nav.Node | None:
     kinds = {len(path) - 1: check_kind} if check_kind and path and path[-1] == ITEM else {}
     return schema_nav.walk(kind, path, kinds)
 
 
-def _value_hover(doc: Document, kind: FileKind, ctx: Context, pos: Position, *,
+def _value_hover(doc: Document, kind: Kind, ctx: Context, pos: Position, *,
                  mapper: PositionMapper, workspace: Workspace, today: date | None
                  ) -> types.Hover | None:
     key = ctx.path[-1]

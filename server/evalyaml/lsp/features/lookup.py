@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.kinds import FileKind, Kind
 from evalyaml.analysis.model import Definition, FileAnalysis, Reference
 from evalyaml.analysis.references import parse_reference
 from evalyaml.analysis.text import Position, Span
@@ -56,6 +56,25 @@ def reference_at(doc: Document, pos: Position) -> RefAt | None:
     return RefAt(Reference(target, raw, span, origin, owner, ref_id, pin), id_span)
 
 
+def analysed_reference_at(doc: Document, analysis: FileAnalysis | None, pos: Position
+                          ) -> RefAt | None:
+    """A reference of another format at the cursor, from the file's analysis: those formats'
+    references may sit in JSON, which the YAML cursor cannot read. The reference's name must
+    still be written where the analysis put it, so an analysis of an older text answers
+    nothing rather than something about the wrong place."""
+    for ref in analysis.references if analysis else ():
+        if isinstance(ref.target, FileKind) or not ref.span.contains(pos):
+            continue
+        id_span = reference_id_span(ref)
+        if id_span is None:
+            return None
+        line = doc.lines.line_text(id_span.start.line)
+        if line[id_span.start.character:id_span.end.character] != ref.id:
+            return None
+        return RefAt(ref, id_span)
+    return None
+
+
 def definition_at(analysis: FileAnalysis | None, pos: Position) -> Definition | None:
     """The rubric or judge whose `id` (or `version`) value is under the cursor."""
     if analysis is None:
@@ -88,15 +107,20 @@ def reference_id_span(ref: Reference) -> Span | None:
         start = span.start.character + 1
     else:
         return None
-    slash = ref.raw.find("/")
-    if slash < 0:
+    # The contract writes `kind/id@pin`; other formats' references are the name alone.
+    slash = ref.raw.find("/") if isinstance(ref.target, FileKind) else -1
+    if slash < 0 and isinstance(ref.target, FileKind):
         return None
     begin = start + slash + 1
     return Span(Position(span.start.line, begin), Position(span.start.line, begin + len(ref.id)))
 
 
-def valid_id(name: str) -> bool:
-    return bool(_ID.match(name))
+def valid_id(name: str, kind: Kind) -> bool:
+    """The contract's ids are snake_case; other formats' names are any one-line text without
+    surrounding spaces or quotes (Padosoft dataset names are dotted: `rag.factuality.fy2026`)."""
+    if isinstance(kind, FileKind):
+        return bool(_ID.match(name))
+    return bool(name) and name == name.strip() and not any(c in name for c in "\r\n\"'")
 
 
 def relative(path: Path, root: Path | None) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.kinds import FileKind, Kind
 from evalyaml.analysis.model import Definition, FileAnalysis
 from evalyaml.analysis.text import Position, Span
 from evalyaml.lsp.documents import Document, path_to_uri
@@ -39,11 +39,23 @@ def _location(nav: Nav, path: Path, span: Span) -> types.Location:
     return types.Location(nav.uri_for(path), nav.mapper_for(path).range(span))
 
 
+def _reference(nav: Nav, doc: Document, analysis: FileAnalysis | None, pos: Position
+               ) -> lookup.RefAt | None:
+    """The reference at the cursor: read from the YAML text for the contract's, from the
+    analysis for other formats' (the index's, when the handler has none of its own)."""
+    found = lookup.reference_at(doc, pos)
+    if found is not None:
+        return found
+    if analysis is None and doc.path is not None:
+        analysis = nav.workspace.analysis(normalize(doc.path))
+    return lookup.analysed_reference_at(doc, analysis, pos)
+
+
 def _target(nav: Nav, doc: Document, analysis: FileAnalysis | None, pos: Position
             ) -> tuple[Path, Definition] | None:
     """The rubric or judge the cursor is about: a reference's target, or the definition whose
     id or version is under the cursor."""
-    found = lookup.reference_at(doc, pos)
+    found = _reference(nav, doc, analysis, pos)
     if found is not None and found.reference.id is not None:
         resolution = nav.workspace.resolve(found.reference)
         if resolution.path is not None and resolution.definition is not None:
@@ -56,7 +68,7 @@ def _target(nav: Nav, doc: Document, analysis: FileAnalysis | None, pos: Positio
 
 
 def definition(nav: Nav, doc: Document, pos: Position) -> list[types.Location]:
-    found = lookup.reference_at(doc, pos)
+    found = _reference(nav, doc, None, pos)
     if found is None or found.reference.id is None:
         return []
     resolution = nav.workspace.resolve(found.reference)
@@ -212,14 +224,14 @@ def _label(path: Path, roots: list[Path]) -> str:
 # ------------------------------------------------------------------------------------ rename
 @dataclass(frozen=True, slots=True)
 class RenameTarget:
-    kind: FileKind
+    kind: Kind
     id: str
     span: Span  # the id's characters at the cursor
 
 
 def rename_target(nav: Nav, doc: Document, analysis: FileAnalysis | None, pos: Position
                   ) -> RenameTarget | None:
-    found = lookup.reference_at(doc, pos)
+    found = _reference(nav, doc, analysis, pos)
     if found is not None:
         ref = found.reference
         if ref.id is None or found.id_span is None:

@@ -1,7 +1,9 @@
-"""The one entry point every front end calls: text (or bytes) in, a `FileAnalysis` out.
+"""The core contract's analysis of one text: datasets, rubrics and judges.
 
-The CLI, the workspace index and the language server all go through `analyze_text`, so a file
-gets the same findings wherever it is checked.
+`evalyaml.dispatch` decides that a file is the contract's (or that nobody else claimed it) and
+calls `analyze_contract`; this module then detects the kind per document as DESIGN §2 says
+(modeline, root `$schema`, folder, shape) and runs the kind's rules. Large datasets take the
+per-case path (`analysis.dataset`), everything else is parsed whole.
 """
 
 from __future__ import annotations
@@ -22,63 +24,19 @@ from evalyaml.analysis.kinds import (
 )
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import decode, parse_text
+from evalyaml.analysis.parse import parse_text
 from evalyaml.analysis.rubric import analyze_rubric
 from evalyaml.analysis.segments import has_questions_line, has_root_schema_key
-from evalyaml.analysis.text import Span
 from evalyaml.analysis.yamltree import Budget, ExpansionLimit, Mapping
 
 
-def analyze_bytes(data: bytes, path: str | None, options: Options, *, explicit: bool = False,
-                  forced_kind: FileKind | None = None, mapper: CaseMapper | None = None,
-                  size: int | None = None) -> FileAnalysis:
-    """`explicit`: the user named this file, so report it even when we cannot tell its kind.
-    `forced_kind`: analyse as this kind whatever the file looks like (validate-rubric etc.).
-    `size`: the file's size when `data` is only its beginning (a file over the size limit)."""
-    if (size if size is not None else len(data)) > options.max_file_bytes:
-        return _too_large(data, path, options, explicit, size)
-    text, problem = decode(data)
-    if problem is not None:
-        kind = forced_kind or _kind_of_undecodable(data, path, options.root)
-        if kind is None and not explicit:
-            return FileAnalysis(path, None)
-        sink = FindingSink(strict=options.strict)
-        sink.add("EY100", problem, Span.point(0, 0))
-        return FileAnalysis(path, kind, sink.findings)
-    return analyze_text(text, path, options, forced_kind=forced_kind, mapper=mapper)
-
-
-def _kind_of_undecodable(data: bytes, path: str | None, root: str | None) -> FileKind | None:
-    """Folder, modeline or a `questions:` line, read through the bad bytes."""
-    head = data[:65536].decode("utf-8", errors="replace")
-    hint = detect_kind_without_tree(head, path, root)
-    if isinstance(hint, FileKind):
-        return hint
-    return FileKind.DATASET if hint is None and has_questions_line(head) else None
-
-
-def _too_large(data: bytes, path: str | None, options: Options, explicit: bool,
-               size: int | None = None) -> FileAnalysis:
-    head = data[:65536].decode("utf-8", errors="replace")
-    hint = detect_kind_without_tree(head, path, options.root)
-    kind = hint if isinstance(hint, FileKind) else (
-        FileKind.DATASET if has_questions_line(head) else None)
-    if kind is None and not explicit:
-        return FileAnalysis(path, None)
-    sink = FindingSink(strict=options.strict)
-    size_mb = (size if size is not None else len(data)) / (1024 * 1024)
-    limit_mb = options.max_file_bytes / (1024 * 1024)
-    sink.add("EY107", f"the file is {size_mb:.1f} MB, over the {limit_mb:g} MB limit; it is not "
-             "checked (raise max_file_mb in evalyaml.toml to check it)", Span.point(0, 0))
-    return FileAnalysis(path, kind, sink.findings)
-
-
-def analyze_text(text: str, path: str | None, options: Options,
-                 cache: CaseCache | None = None, *,
-                 forced_kind: FileKind | None = None,
-                 mapper: CaseMapper | None = None) -> FileAnalysis:
+def analyze_contract(text: str, path: str | None, options: Options,
+                     cache: CaseCache | None = None, *,
+                     forced_kind: FileKind | None = None,
+                     mapper: CaseMapper | None = None) -> FileAnalysis:
     """`cache` reuses unchanged cases of a dataset across calls (the language server keeps one
-    per open document); `mapper` spreads a dataset's cases over processes (the CLI)."""
+    per open document); `mapper` spreads a dataset's cases over processes (the CLI). Returns
+    kind None when the text turns out not to be the contract's (no kind by shape either)."""
     hint = forced_kind or detect_kind_without_tree(text, path, options.root)
     if isinstance(hint, NotOurs):
         return FileAnalysis(path, None)

@@ -1,0 +1,62 @@
+"""The formats evalyaml serves, and the one place that names them.
+
+Adding a format is adding its package and one entry here (ARCHITECTURE.md, "How to add a
+format"). The order settles ties between claims of the same tier; the first format is the
+fallback offered YAML files nobody claimed (the contract: its rubric and judge shapes need a tree).
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+
+from evalyaml.analysis.kinds import Kind
+from evalyaml.formats import contract
+from evalyaml.formats.base import Claim, Format, NearMiss, Refusal
+
+FORMATS: tuple[Format, ...] = (contract.FORMAT,)
+FALLBACK: Format = FORMATS[0]
+
+_BY_NAME: dict[str, Format] = {f.name: f for f in FORMATS}
+# The syntax files with no suffix any format declares are read as (what evalyaml always read).
+DEFAULT_SUFFIX = ".yaml"
+SUFFIXES: frozenset[str] = frozenset(s for f in FORMATS for s in f.suffixes)
+
+
+def format_of(kind: Kind) -> Format:
+    return _BY_NAME[kind.format]
+
+
+def format_named(name: str) -> Format | None:
+    return _BY_NAME.get(name)
+
+
+def suffix_of(path: str | None) -> str:
+    """The suffix that decides a file's syntax and its candidate formats."""
+    suffix = PurePath(path).suffix.lower() if path else ""
+    return suffix if suffix in SUFFIXES else DEFAULT_SUFFIX
+
+
+def candidates(path: str | None) -> tuple[Format, ...]:
+    suffix = suffix_of(path)
+    return tuple(f for f in FORMATS if suffix in f.suffixes)
+
+
+def claim(text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
+    """The strongest claim on a file: highest tier first, then the order of FORMATS. A refusal
+    (the file names somebody else's schema) wins over every claim."""
+    best: Claim | None = None
+    for fmt in candidates(path):
+        verdict = fmt.claim(text, path, root)
+        if isinstance(verdict, Refusal):
+            return verdict
+        if verdict is not None and (best is None or verdict.tier > best.tier):
+            best = verdict
+    return best
+
+
+def near_miss(text: str, path: str | None, root: str | None) -> NearMiss | None:
+    for fmt in candidates(path):
+        found = fmt.near_miss(text, path, root)
+        if found is not None:
+            return found
+    return None

@@ -1,0 +1,124 @@
+"""The contract between the engine and a format: what a format tells the engine, as data.
+
+The engine (analysis dispatch, workspace index, CLI summary, editor features) knows a format only
+through this protocol and the registration tuple in `evalyaml.formats`. A format owns its
+detection, its rules and its messages; the engine owns everything that is the same for all of
+them: which syntax reads a file, choosing between claims, the symbol index and the generic
+cross-file rules (unknown name with did-you-mean, no matching version, duplicate definition).
+
+Detection reads only the path and the text, never a tree, so that a workspace full of other
+tools' YAML and JSON costs a read and a few regular expressions per file, not a parse. A claim
+carries a tier: a directive written in the file (`schema_version`, `$schema`, a modeline) beats a
+path convention, which beats a shape. A file no format claims is never linted; a file that one
+format would have claimed but for a near miss gets one finding saying so (`near_miss`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from evalyaml.analysis.dataset import CaseCache, CaseMapper
+    from evalyaml.analysis.kinds import Kind
+    from evalyaml.analysis.model import FileAnalysis
+    from evalyaml.analysis.options import Options
+    from evalyaml.analysis.text import Span
+
+
+class Tier(IntEnum):
+    """How sure a claim is; the highest tier wins, then the order of `FORMATS`."""
+
+    SHAPE = 1  # the file looks like one (narrowly: a root key and its neighbours)
+    PATH = 2  # a folder or file-name convention of the format
+    DIRECTIVE = 3  # the file says so: `schema_version`, `$schema`, a modeline
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    kind: Kind
+    tier: Tier
+    why: str  # for the CLI's summary and the editor's log: "schema_version names it"
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """The file says it belongs to somebody else (a foreign `$schema` or modeline): no other
+    format may claim it either."""
+
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class NearMiss:
+    """A file one format would have claimed but for one mistake; the engine reports it as EY312
+    on `span` so that the author learns why nothing was checked."""
+
+    kind: Kind
+    message: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class KeyDoc:
+    """A key the editor may offer where the schema cannot say (metadata knobs read at run
+    time, say): its documentation, and a snippet for its value."""
+
+    name: str
+    doc: str
+    insert: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FormatIde:
+    """What the generic editor features need from a format, as data.
+
+    Completion and hover of keys and enum values walk the kind's JSON Schema (`schema_file` on
+    the kind); `extra_keys` adds keys a schema does not hold, per kind and JSON path of the
+    mapping they belong in (items of a list are `"*"`): ("samples", "*", "metadata").
+    """
+
+    extra_keys: Mapping[tuple[str, tuple[str, ...]], tuple[KeyDoc, ...]] = field(
+        default_factory=dict)
+
+
+class Format(Protocol):
+    """One eval format. Implementations are plain module-level objects, one per package."""
+
+    @property
+    def name(self) -> str:
+        """Short, stable, lower case: "contract", "padosoft"; `FormatKind.format` names it."""
+
+    @property
+    def title(self) -> str:
+        """For people: "Padosoft eval-harness"."""
+
+    @property
+    def kinds(self) -> tuple[Kind, ...]: ...
+
+    @property
+    def suffixes(self) -> tuple[str, ...]:
+        """File name endings discovery and the file watcher must see for this format, lower
+        case with the dot: (".yaml", ".yml", ".json")."""
+
+    @property
+    def ide(self) -> FormatIde: ...
+
+    def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
+        """Whether this format's conventions name the file; from the path and the text only.
+        `root` is the workspace root: path conventions count only folders below it."""
+
+    def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
+        """Called only when no format claimed the file. Must be narrow: a false near miss is a
+        false finding on somebody else's file."""
+
+    def analyze(self, text: str, path: str | None, kind: Kind | None, options: Options, *,
+                forced: bool = False, cache: CaseCache | None = None,
+                mapper: CaseMapper | None = None) -> FileAnalysis:
+        """Every finding of one file of `kind`, with the definitions and references it adds to
+        the workspace. Never raises. `kind` is the claim's; it is None only for the fallback
+        format (the first of `FORMATS`), offered a YAML file nobody claimed. `forced`: the user
+        asked for this kind (`evalyaml validate-dataset`), whatever the file looks like. `cache`
+        and `mapper` serve formats that split a large file into items (see `analysis.dataset`)."""

@@ -1,0 +1,71 @@
+"""The core contract (seed 000): datasets of cases, rubrics and judges, as `evalyaml` defines them.
+
+It is the first format and the fallback one: a rubric or a judge is recognised by its shape, which
+needs a parse, so a YAML file no format claims from its path and text is still offered to the
+contract (`analyze` with no kind) before it is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from evalyaml.analysis.dataset import CaseCache, CaseMapper
+from evalyaml.analysis.kinds import FileKind, Kind, NotOurs, folder_kind, modeline_kind
+from evalyaml.analysis.model import FileAnalysis
+from evalyaml.analysis.options import Options
+from evalyaml.analysis.segments import has_questions_line, has_root_schema_key
+from evalyaml.analysis.text import LineIndex
+from evalyaml.formats.base import Claim, FormatIde, NearMiss, Refusal, Tier
+from evalyaml.formats.contract.analyze import analyze_contract
+
+# A root key one or two letters away from `questions`, holding a list: a dataset whose cases
+# would otherwise never be checked. Narrow on purpose (other tools have `question:` keys).
+_NEAR_QUESTIONS = re.compile(
+    r"^(?P<key>questons|qestions|quesitons|questiosn|qustions|questins|quetions|questionss"
+    r"|quesstions|questoins|Questions|QUESTIONS)\s*:[ \t]*(?:#.*)?\r?$", re.MULTILINE)
+_LIST_ITEM_WITH_ID = re.compile(r"^[ \t]*-[ \t]+id[ \t]*:", re.MULTILINE)
+
+
+class ContractFormat:
+    name = "contract"
+    title = "evalyaml contract"
+    kinds: tuple[Kind, ...] = (FileKind.DATASET, FileKind.RUBRIC, FileKind.JUDGE)
+    suffixes = (".yaml", ".yml")
+    ide = FormatIde()
+
+    def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
+        verdict = modeline_kind(text)
+        if isinstance(verdict, NotOurs):
+            return Refusal(f"its modeline {verdict.value}")
+        if verdict is not None:
+            return Claim(verdict, Tier.DIRECTIVE, "its yaml-language-server modeline names it")
+        folder = folder_kind(path, root)
+        if folder is not None:
+            return Claim(folder, Tier.PATH, f"it is in a {folder.value}s/ folder")
+        if has_questions_line(text) and not has_root_schema_key(text):
+            return Claim(FileKind.DATASET, Tier.SHAPE, "it has a root 'questions' list")
+        return None
+
+    def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
+        match = _NEAR_QUESTIONS.search(text, 0, 65536)
+        if match is None or not _LIST_ITEM_WITH_ID.search(text, match.end(), match.end() + 4096):
+            return None
+        lines = LineIndex(text)
+        key = match.group("key")
+        return NearMiss(
+            FileKind.DATASET,
+            f"this looks like an evalyaml dataset, but its root key is '{key}', not "
+            "'questions', so it was not recognised and none of its cases were checked",
+            lines.span(match.start("key"), match.end("key")))
+
+    def analyze(self, text: str, path: str | None, kind: Kind | None, options: Options, *,
+                forced: bool = False, cache: CaseCache | None = None,
+                mapper: CaseMapper | None = None) -> FileAnalysis:
+        # The contract detects per document itself (a file may hold several); only a forced
+        # kind (`evalyaml validate-rubric`) overrides that.
+        forced_kind = kind if forced and isinstance(kind, FileKind) else None
+        return analyze_contract(text, path, options, cache, forced_kind=forced_kind,
+                                mapper=mapper)
+
+
+FORMAT = ContractFormat()
