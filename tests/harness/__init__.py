@@ -1,0 +1,1 @@
+"""Test harnesses shared by every format: multi-file workspace fixtures."""

@@ -1,0 +1,96 @@
+"""Data-driven: every workspace fixture gives exactly the findings annotated in it.
+
+Fixtures live in `tests/harness/workspaces/` (the engine's generic cross-file rules) and in
+`tests/formats/<format>/` (each format's own), as `*.fixture` files; see `workspace_fixture.py`
+for the format. Each fixture runs four ways: as written; with CRLF line breaks (the same lines
+and columns); with a byte-order mark on every file (the same findings); and in the other mode
+(strict turns each CONTRACT finding into an error and changes nothing else).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from evalyaml.analysis.codes import CODES, CodeClass, Severity
+from evalyaml.analysis.findings import Finding
+from evalyaml.workspace.index import Workspace
+
+from .workspace_fixture import Expected, WorkspaceFixture, parse_workspace_fixture
+
+TESTS = Path(__file__).resolve().parents[1]
+FIXTURES = sorted([*(TESTS / "harness" / "workspaces").rglob("*.fixture"),
+                   *(TESTS / "formats").rglob("*.fixture")])
+
+
+def _write(root: Path, fixture: WorkspaceFixture, *, crlf: bool = False, bom: bool = False
+           ) -> None:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "evalyaml.toml").write_text("", encoding="utf-8")
+    for relative, text in fixture.files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        body = text.replace("\n", "\r\n") if crlf else text
+        path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + body.encode("utf-8"))
+
+
+def _findings(root: Path, fixture: WorkspaceFixture, *, strict: bool
+              ) -> list[tuple[Expected, Finding]]:
+    workspace = Workspace([root], today=fixture.today, strict=strict,
+                          freshness_days=fixture.freshness_days)
+    workspace.index_all()
+    out: list[tuple[Expected, Finding]] = []
+    for relative in fixture.files:
+        for finding in workspace.findings(root / relative):
+            span = finding.span
+            out.append((Expected(relative, (span.start.line, span.start.character),
+                                 (span.end.line, span.end.character), finding.code,
+                                 finding.message), finding))
+    return sorted(out, key=lambda pair: pair[0])
+
+
+def _ids(path: Path) -> str:
+    return path.relative_to(TESTS).as_posix()
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=_ids)
+def test_workspace_fixture(path: Path, tmp_path: Path) -> None:
+    fixture = parse_workspace_fixture(path.read_text(encoding="utf-8"))
+    _write(tmp_path, fixture)
+    actual = [e for e, _ in _findings(tmp_path, fixture, strict=fixture.strict)]
+    if actual != fixture.expected:
+        want, got = Counter(fixture.expected), Counter(actual)
+        pytest.fail("findings differ from the annotations\n"
+                    + "".join(f"  missing:    {e.render()}\n"
+                              for e in sorted((want - got).elements()))
+                    + "".join(f"  unexpected: {a.render()}\n"
+                              for a in sorted((got - want).elements())))
+
+
+@pytest.mark.parametrize("variant", ["crlf", "bom"])
+@pytest.mark.parametrize("path", FIXTURES, ids=_ids)
+def test_workspace_fixture_line_breaks_and_bom(path: Path, variant: str, tmp_path: Path
+                                               ) -> None:
+    fixture = parse_workspace_fixture(path.read_text(encoding="utf-8"))
+    _write(tmp_path / "plain", fixture)
+    _write(tmp_path / "variant", fixture, crlf=variant == "crlf", bom=variant == "bom")
+    plain = [e for e, _ in _findings(tmp_path / "plain", fixture, strict=fixture.strict)]
+    other = [e for e, _ in _findings(tmp_path / "variant", fixture, strict=fixture.strict)]
+    assert other == plain
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=_ids)
+def test_workspace_fixture_in_the_other_mode(path: Path, tmp_path: Path) -> None:
+    fixture = parse_workspace_fixture(path.read_text(encoding="utf-8"))
+    _write(tmp_path, fixture)
+    as_written = _findings(tmp_path, fixture, strict=fixture.strict)
+    flipped = _findings(tmp_path, fixture, strict=not fixture.strict)
+    assert [e for e, _ in flipped] == [e for e, _ in as_written]
+    for (_, mine), (_, theirs) in zip(as_written, flipped, strict=True):
+        strict_one, soft_one = (mine, theirs) if fixture.strict else (theirs, mine)
+        if CODES[mine.code].code_class is CodeClass.CONTRACT:
+            assert (soft_one.severity, strict_one.severity) == (Severity.WARNING, Severity.ERROR)
+        else:
+            assert soft_one.severity == strict_one.severity

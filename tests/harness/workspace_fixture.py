@@ -1,0 +1,144 @@
+"""Multi-file fixtures: a whole workspace in one file, with every expected finding written under
+the text it is about, in any syntax (YAML, JSON, JSONL, Markdown).
+
+A fixture is a sequence of files, each introduced by a `//-` line naming its path::
+
+    #! today: 2026-11-21                 optional headers, before the first file:
+    #! strict                            today, strict, freshness_days (as in core fixtures)
+    //- eval/sets/smoke.json
+    {"schema_version": "eval-harness.eval-set.v1", "name": "smoke",
+     "datasets": ["rag.factuallity"]}
+    //~           ^^^^^^^^^^^^^^^^^ EY301 no Padosoft dataset with name 'rag.factuallity' ...
+    //- eval/golden/factuality.yml
+    schema_version: eval-harness.dataset.v1
+    ...
+
+**Annotation lines** start with `//` and are *stripped* before the files are written, so JSON
+and JSONL (which have no comments) are annotated exactly like YAML, and line numbers are those of
+the written file:
+
+- `//~` carets: the carets' columns (code points, counted in the annotation line, whose `//~`
+  prefix takes columns 0-2) are the finding's range on the nearest kept line above; what follows
+  the code is the exact message.
+- `//@ [LINE:]COL..[LINE:]COL CODE message`: an explicit range, for ranges carets cannot draw
+  (columns 0-2, zero width, several lines); LINE is an offset from that kept line.
+
+Every file is written into a temporary folder and the folder is indexed by a real `Workspace`,
+so cross-file findings (EY301 unknown name, EY305 duplicate definition...) are data too. A file
+must have exactly its annotated findings, local and cross-file, and none other; a file no format
+claims has none. Each fixture also runs with CRLF line breaks and with a byte-order mark on every
+file (the same findings), and in strict mode (CONTRACT findings become errors, nothing else
+changes): see `tests/workspace/test_workspace_fixtures.py`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+
+_FILE = re.compile(r"^//-\s+(?P<path>\S+)\s*$")
+_HEADER = re.compile(r"^#!\s*(?P<key>[a-z_]+)\s*(?::\s*(?P<value>.*?))?\s*$")
+_CARET = re.compile(r"^(?P<lead>//~\s*)(?P<carets>\^+)\s+(?P<code>EY\d{3})\s+(?P<message>.*?)\s*$")
+_END = r"(?:(?P<{0}line>[+-]?\d+):)?(?P<{0}col>\d+)"
+_EXPLICIT = re.compile(r"^//@\s+" + _END.format("s") + r"\.\." + _END.format("e")
+                       + r"\s+(?P<code>EY\d{3})\s+(?P<message>.*?)\s*$")
+_ANNOTATION = re.compile(r"^//[~@=]")
+DEFAULT_TODAY = date(2026, 11, 21)
+
+
+class FixtureError(ValueError):
+    """The fixture itself is malformed (a mistake in the test data, not in evalyaml)."""
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Expected:
+    path: str
+    start: tuple[int, int]
+    end: tuple[int, int]
+    code: str
+    message: str
+
+    def render(self) -> str:
+        return (f"{self.path}:{self.start[0]}:{self.start[1]}-{self.end[0]}:{self.end[1]} "
+                f"{self.code} {self.message}")
+
+
+@dataclass(slots=True)
+class WorkspaceFixture:
+    files: dict[str, str] = field(default_factory=dict)  # path -> text, annotations stripped
+    expected: list[Expected] = field(default_factory=list)
+    today: date = DEFAULT_TODAY
+    strict: bool = False
+    freshness_days: int = 90
+
+
+def parse_workspace_fixture(text: str) -> WorkspaceFixture:
+    fixture = WorkspaceFixture()
+    lines = text.split("\n")
+    path: str | None = None
+    kept: list[str] = []
+    headers: set[str] = set()
+
+    def close() -> None:
+        if path is not None:
+            fixture.files[path] = "\n".join(kept)
+
+    for number, line in enumerate(lines, start=1):
+        file_match = _FILE.match(line)
+        if file_match:
+            close()
+            path, kept = file_match.group("path"), []
+            if path in fixture.files:
+                raise FixtureError(f"line {number}: file {path} given twice")
+            continue
+        if path is None:
+            header = _HEADER.match(line)
+            if header:
+                _apply_header(fixture, header.group("key"), header.group("value"), headers)
+            elif line.strip():
+                raise FixtureError(f"line {number}: text before the first '//-' file line")
+            continue
+        caret, explicit = _CARET.match(line), _EXPLICIT.match(line)
+        target = len(kept) - 1
+        if caret or explicit:
+            if target < 0:
+                raise FixtureError(f"line {number}: an annotation needs a line above it")
+        if caret:
+            start = len(caret.group("lead"))
+            end = start + len(caret.group("carets"))
+            if end > len(kept[target]):
+                raise FixtureError(f"line {number}: carets run past the end of the line above")
+            fixture.expected.append(Expected(path, (target, start), (target, end),
+                                             caret.group("code"), caret.group("message")))
+        elif explicit:
+            start_pos = (target + int(explicit.group("sline") or 0), int(explicit.group("scol")))
+            end_pos = (target + int(explicit.group("eline") or 0), int(explicit.group("ecol")))
+            if end_pos < start_pos:
+                raise FixtureError(f"line {number}: the range ends before it starts")
+            fixture.expected.append(Expected(path, start_pos, end_pos, explicit.group("code"),
+                                             explicit.group("message")))
+        elif _ANNOTATION.match(line):
+            raise FixtureError(f"line {number}: a malformed annotation: {line!r}")
+        else:
+            kept.append(line)
+    close()
+    if not fixture.files:
+        raise FixtureError("a workspace fixture needs at least one '//- path' file")
+    fixture.expected.sort()
+    return fixture
+
+
+def _apply_header(fixture: WorkspaceFixture, key: str, value: str | None,
+                  seen: set[str]) -> None:
+    if key in seen:
+        raise FixtureError(f"header '{key}' given twice")
+    seen.add(key)
+    if key == "today" and value:
+        fixture.today = date.fromisoformat(value)
+    elif key == "strict":
+        fixture.strict = True
+    elif key == "freshness_days" and value:
+        fixture.freshness_days = int(value)
+    else:
+        raise FixtureError(f"unknown header '{key}'")
