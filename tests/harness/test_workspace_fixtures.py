@@ -18,7 +18,12 @@ from evalyaml.analysis.codes import CODES, CodeClass, Severity
 from evalyaml.analysis.findings import Finding
 from evalyaml.workspace.index import Workspace
 
-from .workspace_fixture import Expected, WorkspaceFixture, parse_workspace_fixture
+from .workspace_fixture import (
+    Expected,
+    FixtureError,
+    WorkspaceFixture,
+    parse_workspace_fixture,
+)
 
 TESTS = Path(__file__).resolve().parents[1]
 FIXTURES = sorted([*(TESTS / "harness" / "workspaces").rglob("*.fixture"),
@@ -94,3 +99,16 @@ def test_workspace_fixture_in_the_other_mode(path: Path, tmp_path: Path) -> None
             assert (soft_one.severity, strict_one.severity) == (Severity.WARNING, Severity.ERROR)
         else:
             assert soft_one.severity == strict_one.severity
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("questions: []\n", "text before the first '//-' file line"),
+    ("//- a.yaml\n//~ ^ EY301 x\n", "an annotation needs a line above it"),
+    ("//- a.yaml\nab\n//~    ^^^ EY301 x\n", "carets run past the end of the line above"),
+    ("//- a.yaml\nab\n//~ EY301 no carets\n", "a malformed annotation"),
+    ("//- a.yaml\nx\n//- a.yaml\ny\n", "file a.yaml given twice"),
+    ("#! colour: red\n//- a.yaml\nx\n", "unknown header 'colour'"),
+])
+def test_a_malformed_fixture_is_refused_with_its_line(text: str, problem: str) -> None:
+    with pytest.raises(FixtureError, match=problem):
+        parse_workspace_fixture(text)

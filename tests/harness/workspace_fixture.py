@@ -101,9 +101,8 @@ def parse_workspace_fixture(text: str) -> WorkspaceFixture:
             continue
         caret, explicit = _CARET.match(line), _EXPLICIT.match(line)
         target = len(kept) - 1
-        if caret or explicit:
-            if target < 0:
-                raise FixtureError(f"line {number}: an annotation needs a line above it")
+        if (caret or explicit) and target < 0:
+            raise FixtureError(f"line {number}: an annotation needs a line above it")
         if caret:
             start = len(caret.group("lead"))
             end = start + len(caret.group("carets"))
