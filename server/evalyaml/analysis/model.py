@@ -98,9 +98,11 @@ class CaseSummary:
     id_span: Span | None
     bundle: str | None = None
     bundle_span: Span | None = None
+    detail: str | None = None  # markdown shown on hover over the id (a row's identity hash)
 
     def __reduce__(self) -> tuple[type[CaseSummary], tuple[object, ...]]:
-        return CaseSummary, (self.id, self.span, self.id_span, self.bundle, self.bundle_span)
+        return CaseSummary, (self.id, self.span, self.id_span, self.bundle, self.bundle_span,
+                             self.detail)
 
     def shifted(self, lines: int) -> CaseSummary:
         if lines == 0:
@@ -111,6 +113,7 @@ class CaseSummary:
             self.id_span.shifted(lines) if self.id_span else None,
             self.bundle,
             self.bundle_span.shifted(lines) if self.bundle_span else None,
+            self.detail,
         )
 
 

@@ -57,6 +57,8 @@ def file_kind(doc: Document, analysed: Kind | None) -> Kind | None:
     """The kind of the document being edited, even while it does not parse: the last
     analysis's, else the formats' claim on its text, else a contract shape's first line. Only a
     kind with a schema has anything to complete."""
+    if doc.path is not None and doc.path.suffix.lower() in (".json", ".jsonl"):
+        return None  # the cursor context reads YAML indentation; JSON needs its own (not yet)
     found = analysed or _claimed_kind(doc)
     if found is not None:
         return found if found.schema_file is not None else None

@@ -8,7 +8,7 @@ from datetime import date
 from lsprotocol import types
 
 from evalyaml.analysis.judge import TEMPLATE_VARIABLES
-from evalyaml.analysis.kinds import FileKind, Kind
+from evalyaml.analysis.kinds import FileKind, FormatKind, Kind
 from evalyaml.analysis.schemas import check_schema
 from evalyaml.analysis.text import Position, Span
 from evalyaml.lsp import schema_nav
@@ -17,7 +17,7 @@ from evalyaml.lsp.documents import Document
 from evalyaml.lsp.features import lookup
 from evalyaml.lsp.features.completion import TEMPLATE_DOCS, describe_definition
 from evalyaml.lsp.positions import PositionMapper
-from evalyaml.workspace.index import Workspace
+from evalyaml.workspace.index import Workspace, normalize
 from evalyaml.workspace.resolve import Status
 
 _VARIABLE = re.compile(r"\{\{\{?[#^/&]?\s*([A-Za-z_][\w.]*)\s*\}?\}\}")
@@ -26,6 +26,10 @@ _WORD = re.compile(r"[A-Za-z0-9_$\-]+")
 
 def hover(doc: Document, kind: Kind, pos: Position, *, mapper: PositionMapper,
           workspace: Workspace, today: date | None) -> types.Hover | None:
+    if isinstance(kind, FormatKind):
+        item = _item_detail(doc, pos, mapper=mapper, workspace=workspace)
+        if item is not None:
+            return item
     ctx = lookup.context(doc, pos)
     if ctx is None:
         return None
@@ -67,6 +71,23 @@ def hover(doc: Document, kind: Kind, pos: Position, *, mapper: PositionMapper,
         tail = f"\n\nOne of: {', '.join(f'`{v}`' for v in values)}" if values else ""
         return _hover(f"{head}\n\n{schema_nav.description(node.schema)}{tail}", mapper,
                       pos.line, word.start(), word.end())
+    return None
+
+
+def _item_detail(doc: Document, pos: Position, *, mapper: PositionMapper,
+                 workspace: Workspace) -> types.Hover | None:
+    """What a format says about one item (a Padosoft sample's row identity), on its id. The
+    index's analysis may be of an older text: the id must still be written where it says."""
+    analysis = workspace.analysis(normalize(doc.path)) if doc.path is not None else None
+    for case in analysis.cases if analysis else ():
+        span = case.id_span
+        if case.detail is None or span is None or not span.contains(pos):
+            continue
+        if span.start.line != span.end.line or case.id is None or case.id not in \
+                doc.lines.line_text(span.start.line)[span.start.character:span.end.character]:
+            return None
+        return _hover(f"**{case.id}**\n\n{case.detail}", mapper, span.start.line,
+                      span.start.character, span.end.character)
     return None
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from evalyaml.analysis.kinds import FileKind, Kind
+from evalyaml.analysis.kinds import FileKind, FormatKind, Kind
 from evalyaml.analysis.model import Definition, FileAnalysis
 from evalyaml.analysis.text import Position, Span
 from evalyaml.lsp.documents import Document, path_to_uri
@@ -118,7 +118,7 @@ def document_symbols(doc: Document, analysis: FileAnalysis | None, mapper: Posit
         return []
     whole = Span(Position(0, 0), doc.lines.position(len(doc.text)))
     symbols: list[types.DocumentSymbol] = []
-    if analysis.kind is FileKind.DATASET:
+    if analysis.kind is FileKind.DATASET or isinstance(analysis.kind, FormatKind):
         for case in analysis.cases:
             symbols.append(types.DocumentSymbol(
                 name=case.id or "(case without id)",
