@@ -13,6 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import TypeVar, cast
 
 from jsonschema import Draft202012Validator
 
@@ -44,6 +45,8 @@ from evalyaml.analysis.yamltree import (
     Sequence,
     to_python,
 )
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +107,16 @@ class CaseCache:
         self.hits = 0
         self.misses = 0
         self.incremental = 0  # analyses that re-split and re-placed only the edited case
+        self._format_state: dict[str, object] = {}
+
+    def format_state(self, key: str, factory: Callable[[], T]) -> T:
+        """Per-document state of another format's own incremental analysis (a JSONL file's
+        `syntax.lines.LineCache`), kept here so every front end's one cache per document serves
+        every format. `key` names the state; `factory` makes it the first time."""
+        state = self._format_state.get(key)
+        if state is None:
+            state = self._format_state[key] = factory()
+        return cast(T, state)
 
     def split(self, text: str, fingerprint: str) -> tuple[DatasetSplit | None, _Edit | None]:
         """The cases of `text`; from the last analysis's split when only one case changed."""
