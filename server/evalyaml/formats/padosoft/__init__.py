@@ -1,0 +1,113 @@
+"""Padosoft eval-harness (seed 001): golden datasets, judge-calibration files and eval sets.
+
+eval-harness is a PHP package; its loaders are the contract (`YamlDatasetLoader`,
+`CalibrationCaseLoader`, `EvalSetDefinition::fromJson`), read at padosoft/eval-harness HEAD
+(bacd9a4) and, for the calibration loader, RowHash and the retrieval and trajectory metrics,
+the newer commits of the search index. They stop at the first problem; this package reports
+every one, located, with the loader's message. Rules live in `dataset`, `calibration`,
+`eval_set` and `knobs`; recognition in `detect`; YAML is read the way symfony/yaml reads it
+(`values`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from evalyaml.analysis.dataset import CaseCache, CaseMapper
+from evalyaml.analysis.findings import FindingSink
+from evalyaml.analysis.kinds import Kind
+from evalyaml.analysis.model import FileAnalysis
+from evalyaml.analysis.options import Options
+from evalyaml.analysis.parse import ParsedText, parse_text
+from evalyaml.formats.base import Claim, FormatIde, NearMiss, Refusal
+from evalyaml.formats.padosoft import detect
+from evalyaml.formats.padosoft.calibration import check_calibration
+from evalyaml.formats.padosoft.common import Context
+from evalyaml.formats.padosoft.dataset import check_dataset
+from evalyaml.formats.padosoft.eval_set import check_eval_set
+from evalyaml.formats.padosoft.ide import IDE
+from evalyaml.formats.padosoft.kinds import CALIBRATION, DATASET, EVAL_SET
+from evalyaml.formats.padosoft.rowhash import row_hash
+from evalyaml.syntax.json import parse_json
+
+__all__ = ["CALIBRATION", "DATASET", "EVAL_SET", "FORMAT", "PadosoftFormat", "row_hash"]
+
+_DUPLICATE = re.compile(r"^duplicate key '(?P<key>.*)': only the first")
+_DOCUMENT_START = re.compile(r"^---(?=[ \t]|\r?$)", re.MULTILINE)
+
+
+class PadosoftFormat:
+    name = "padosoft"
+    title = "Padosoft eval-harness"
+    kinds: tuple[Kind, ...] = (DATASET, CALIBRATION, EVAL_SET)
+    suffixes = (".yaml", ".yml", ".json")
+    ide: FormatIde = IDE
+
+    def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
+        return detect.claim(text, path, root)
+
+    def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
+        return detect.near_miss(text, path, root)
+
+    def analyze(self, text: str, path: str | None, kind: Kind | None, options: Options, *,
+                forced: bool = False, cache: CaseCache | None = None,
+                mapper: CaseMapper | None = None) -> FileAnalysis:
+        """Datasets and calibration files are small enough to parse whole (no case cache)."""
+        if kind not in self.kinds:
+            claimed = detect.claim(text, path, options.root)
+            kind = claimed.kind if isinstance(claimed, Claim) else DATASET
+        sink = FindingSink(strict=options.strict)
+        result = FileAnalysis(path, kind)
+        if kind is EVAL_SET:
+            parsed = parse_json(text, sink)
+        else:
+            parsed = parse_text(text, sink)
+            _symfony_duplicates(sink)
+        if not parsed.ok:
+            result.findings = sink.findings
+            return result
+        ctx = Context(parsed, sink)
+        if kind is not EVAL_SET and len(parsed.documents) > 1:
+            _several_documents(ctx, kind)
+        root = parsed.documents[0] if parsed.documents else None
+        if kind is DATASET:
+            result.definitions, result.cases = check_dataset(ctx, root)
+        elif kind is CALIBRATION:
+            result.cases = check_calibration(ctx, root)
+        else:
+            result.references = check_eval_set(ctx, root)
+        # A rule met through a merge key reports the same place twice: say it once.
+        result.findings = list(dict.fromkeys(sink.findings))
+        return result
+
+
+def _symfony_duplicates(sink: FindingSink) -> None:
+    """Our YAML reader keeps the first of two equal keys; symfony/yaml refuses the file."""
+    for index, finding in enumerate(sink.findings):
+        match = _DUPLICATE.match(finding.message) if finding.code == "EY102" else None
+        if match:
+            key = match.group("key")
+            sink.findings[index] = replace(
+                finding, message=f"duplicate key '{key}': symfony/yaml refuses the whole file "
+                f"(\"Duplicate key \"{key}\" detected\"), so eval-harness does not load it")
+
+
+def _several_documents(ctx: Context, kind: Kind) -> None:
+    parsed: ParsedText = ctx.parsed
+    second = parsed.documents[1]
+    limit = second.start if second is not None else len(parsed.text)
+    starts = [m for m in _DOCUMENT_START.finditer(parsed.text) if m.start() <= limit]
+    first = parsed.documents[0]
+    after_first = [m for m in starts if first is None or m.start() >= first.end]
+    marker = after_first[-1] if after_first else (starts[-1] if starts else None)
+    span = (parsed.lines.span(marker.start(), marker.end()) if marker is not None
+            else ctx.first_line())
+    noun = "dataset" if kind is DATASET else "calibration file"
+    ctx.add("EY101", f"eval-harness refuses to load the {noun}: symfony/yaml reads one document "
+            "per file (\"Multiple documents are not supported\"); move what follows this '---' "
+            "to its own file", span)
+
+
+FORMAT = PadosoftFormat()
+

@@ -1,0 +1,162 @@
+"""Recognising Padosoft eval-harness files from their path and text, without a parse.
+
+eval-harness itself never detects anything: a registrar names the dataset file, the
+`calibrate-judge` command the calibration file, the caller the eval-set JSON. So evalyaml goes
+by the conventions its docs and files follow, strongest first:
+- DIRECTIVE: a root `schema_version: eval-harness.dataset.v1` (or `.calibration.v1`) line in
+  YAML, `"schema_version": "eval-harness.eval-set.v1"` in JSON. Any other `eval-harness.<x>`
+  value in YAML is claimed too (as the kind it names, a dataset when unclear) so the analysis
+  can say the version is unsupported; JSON run artefacts (`eval-set-manifest`, reports) are not.
+- PATH: a `.yml`/`.yaml` file directly in an `eval/golden/` folder below the workspace root,
+  where the docs keep datasets ("stored in eval/golden/*.yml next to your code"), unless the
+  text says it is somebody else's (a modeline, a root `$schema`, a root `questions` list).
+- SHAPE (narrow): root `name:` and `samples:` lines with an item holding `id:`, `input:` and
+  `expected_output:`; or, for calibration files (their `schema_version` is optional and the
+  command takes any path), a root `cases:` line with a `human_verdict:` key, a name no other
+  tool uses.
+A near miss is a misspelt `schema_version` value or a misspelt root `samples` key next to a
+dataset's other signs; both are reported only when no format claimed the file.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePath
+
+from evalyaml.analysis.kinds import FormatKind
+from evalyaml.analysis.suggest import edit_distance
+from evalyaml.analysis.text import LineIndex, Span
+from evalyaml.formats.base import Claim, NearMiss, Tier
+from evalyaml.formats.padosoft.kinds import (
+    CALIBRATION,
+    CALIBRATION_VERSION,
+    DATASET,
+    DATASET_VERSION,
+    EVAL_SET,
+    EVAL_SET_VERSION,
+)
+
+_WINDOW = 65536
+_YAML_VERSION = re.compile(
+    r"^schema_version[ \t]*:[ \t]*(?P<q>[\"']?)(?P<value>[^\s\"'#]+)(?P=q)[ \t]*(?:#.*)?\r?$",
+    re.MULTILINE)
+_JSON_VERSION = re.compile(r'"schema_version"[ \t\r\n]*:[ \t\r\n]*"(?P<value>[^"\\]{1,80})"')
+_EVAL_SET = re.compile(r"eval-harness\.eval-set\.v[0-9]+")
+_ROOT_NAME = re.compile(r"^name[ \t]*:", re.MULTILINE)
+_ROOT_SAMPLES = re.compile(r"^samples[ \t]*:", re.MULTILINE)
+_ROOT_CASES = re.compile(r"^cases[ \t]*:", re.MULTILINE)
+_ITEM_ID = re.compile(r"^[ \t]*(?:-[ \t]+)?(?:\{[ \t]*)?id[ \t]*:", re.MULTILINE)
+_NESTED_KEY = r"(?:^[ \t]+(?:-[ \t]+)?|[{{,][ \t]*){key}[ \t]*:"
+_INPUT = re.compile(_NESTED_KEY.format(key="input"), re.MULTILINE)
+_EXPECTED = re.compile(_NESTED_KEY.format(key="expected_output"), re.MULTILINE)
+_VERDICT = re.compile(_NESTED_KEY.format(key="human_verdict"), re.MULTILINE)
+_ROOT_KEY = re.compile(r"^(?P<key>[A-Za-z][A-Za-z_-]*)[ \t]*:[ \t]*(?:#.*)?\r?$", re.MULTILINE)
+_FOREIGN = re.compile(r"^(?:questions[ \t]*:|\$schema[ \t]*:|#[ \t]*yaml-language-server)",
+                      re.MULTILINE)
+_NOT_SAMPLES = frozenset({"examples", "example", "sampler", "simple", "tables", "scales"})
+_YAML = (".yaml", ".yml")
+
+
+def claim(text: str, path: str | None, root: str | None) -> Claim | None:
+    head = text[:_WINDOW].lstrip("\ufeff")
+    if _is_json(path):
+        match = _JSON_VERSION.search(head)
+        if match and _EVAL_SET.fullmatch(match.group("value")):
+            return Claim(EVAL_SET, Tier.DIRECTIVE, "its schema_version names an eval-harness "
+                         "eval set")
+        return None
+    match = _YAML_VERSION.search(head)
+    if match and match.group("value").startswith("eval-harness."):
+        value = match.group("value")
+        if value.startswith("eval-harness.calibration."):
+            return Claim(CALIBRATION, Tier.DIRECTIVE,
+                         "its schema_version names an eval-harness calibration file")
+        return Claim(DATASET, Tier.DIRECTIVE, "its schema_version names an eval-harness "
+                     "dataset" if value.startswith("eval-harness.dataset.") else
+                     "its schema_version names eval-harness")
+    if _in_golden(path, root) and not _FOREIGN.search(head):
+        return Claim(DATASET, Tier.PATH, "it is in an eval/golden/ folder")
+    if _ROOT_NAME.search(head):
+        samples = _ROOT_SAMPLES.search(head)
+        if samples and _ITEM_ID.search(head, samples.end()) and \
+                _INPUT.search(head, samples.end()) and _EXPECTED.search(head, samples.end()):
+            return Claim(DATASET, Tier.SHAPE, "it has a root 'name' and a 'samples' list of "
+                         "id/input/expected_output items")
+    cases = _ROOT_CASES.search(head)
+    if cases and _VERDICT.search(head, cases.end()) and _ITEM_ID.search(head, cases.end()):
+        return Claim(CALIBRATION, Tier.SHAPE, "it has a root 'cases' list with human_verdict "
+                     "labels")
+    return None
+
+
+def near_miss(text: str, path: str | None, root: str | None) -> NearMiss | None:
+    head = text[:_WINDOW]
+    lines: LineIndex | None = None
+    if _is_json(path):
+        match = _JSON_VERSION.search(head)
+        if match and _close(match.group("value"), (EVAL_SET_VERSION,)):
+            lines = LineIndex(text)
+            return _version_miss(EVAL_SET, match.group("value"), EVAL_SET_VERSION,
+                                 lines.span(match.start("value"), match.end("value")))
+        return None
+    match = _YAML_VERSION.search(head)
+    if match:
+        value = match.group("value")
+        meant = _close(value, (DATASET_VERSION, CALIBRATION_VERSION))
+        if meant is not None:
+            lines = LineIndex(text)
+            kind = CALIBRATION if meant == CALIBRATION_VERSION else DATASET
+            return _version_miss(kind, value, meant,
+                                 lines.span(match.start("value"), match.end("value")))
+    if not _ROOT_NAME.search(head) or _ROOT_SAMPLES.search(head):
+        return None
+    for key_match in _ROOT_KEY.finditer(head):
+        key = key_match.group("key")
+        if key == "samples" or key.lower() in _NOT_SAMPLES:
+            continue
+        if edit_distance(key.lower(), "samples", 2) <= 2 and \
+                _ITEM_ID.search(head, key_match.end()) and _INPUT.search(head, key_match.end()):
+            lines = LineIndex(text)
+            return NearMiss(DATASET, "this looks like a Padosoft eval-harness dataset, but its "
+                            f"root key is '{key}', not 'samples', so it was not recognised and "
+                            "none of its samples were checked (eval-harness itself refuses it: "
+                            "\"Dataset YAML missing required list field 'samples'.\")",
+                            lines.span(key_match.start("key"), key_match.end("key")))
+    return None
+
+
+def _version_miss(kind: FormatKind, value: str, meant: str, span: Span) -> NearMiss:
+    noun = {DATASET: "dataset", CALIBRATION: "calibration file", EVAL_SET: "eval set"}[kind]
+    items = "samples" if kind is DATASET else ("cases" if kind is CALIBRATION else "datasets")
+    return NearMiss(kind, f"this looks like a Padosoft eval-harness {noun}, but its "
+                    f"schema_version '{value}' is not '{meant}', so it was not recognised and "
+                    f"none of its {items} were checked (eval-harness itself refuses an "
+                    "unsupported schema_version)", span)
+
+
+def _close(value: str, supported: tuple[str, ...]) -> str | None:
+    """The supported version `value` misspells, if it is within three edits of one."""
+    if value in supported or value.startswith("eval-harness."):
+        return None
+    best: tuple[int, str] | None = None
+    for candidate in supported:
+        distance = edit_distance(value.lower(), candidate, 3)
+        if distance <= 3 and (best is None or distance < best[0]):
+            best = (distance, candidate)
+    return best[1] if best else None
+
+
+def _is_json(path: str | None) -> bool:
+    return bool(path) and PurePath(str(path)).suffix.lower() == ".json"
+
+
+def _in_golden(path: str | None, root: str | None) -> bool:
+    if not path or PurePath(path).suffix.lower() not in _YAML:
+        return False
+    pure = PurePath(path)
+    parts = pure.parts[:-1]
+    if root is not None:
+        if not pure.is_relative_to(root):
+            return False
+        parts = pure.relative_to(root).parts[:-1]
+    return len(parts) >= 2 and parts[-2:] == ("eval", "golden")
