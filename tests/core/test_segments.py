@@ -16,7 +16,8 @@ from ruamel.yaml.resolver import Resolver
 from evalyaml.analysis.dataset import CaseCache, analyze_dataset, analyze_dataset_whole
 from evalyaml.analysis.findings import Finding, FindingSink
 from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import _FastResolver, parse_text
+from evalyaml.analysis.parse import parse_text
+from evalyaml.analysis.resolver import FastResolver
 from evalyaml.analysis.segments import (
     changed_region,
     may_have_anchors,
@@ -126,7 +127,7 @@ def test_anchors_and_documents_are_not_split() -> None:
 
 
 def test_fast_resolver_agrees_with_ruamel() -> None:
-    reference, fast = Resolver(), _FastResolver()
+    reference, fast = Resolver(), FastResolver()
     samples = ["abc", "yes", "No", "on", "Off", "y", "true", "False", "null", "Null", "~", "",
                "1.10", "0x1f", "0o17", "-1", "+2", ".inf", "-.Inf", ".NaN", "2026-11-02",
                "2026-11-02T10:00:00Z", "<<", "=", "1e3", "1_000", "été", "😀", "o", "t"]

@@ -12,7 +12,7 @@ builds (classes, tags, offsets after the converter's adjustments, text, style, f
 never reports anything: whatever is outside the subset, or could need a finding (syntax errors,
 duplicate keys, tags, anchors, nesting past the depth guard, ...), or that it is not certain
 of, returns None and the ruamel path decides. Plain scalars are tagged by the resolver the C
-composer uses (`parse._FastResolver`), so tags agree by construction.
+composer uses (`resolver.FastResolver`), so tags agree by construction.
 `tests/core/test_fastparse.py` holds it to this on generated, real and truncated texts.
 
 The subset (anything else returns None):
@@ -35,10 +35,10 @@ from typing import Any
 
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from evalyaml.analysis.parse import _MAYBE_NOT_STR, MAX_DEPTH, _FastResolver
+from evalyaml.analysis.resolver import MAX_DEPTH, MAYBE_NOT_STR, FastResolver
 from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
 
-_RESOLVER = _FastResolver()
+_RESOLVER = FastResolver()
 
 
 def _tag_text(tag: Any) -> str:
@@ -114,7 +114,7 @@ def _plain(rest: str, start: int) -> Scalar | None:
     value = (rest[:cut] if cut != -1 else rest).rstrip(" ")
     if value[-1] == ":" or ": " in value:
         return None  # a mapping inside the value: a syntax error, or not what it looks like
-    tag = _resolve_plain(value) if value[0] in _MAYBE_NOT_STR else _STR
+    tag = _resolve_plain(value) if value[0] in MAYBE_NOT_STR else _STR
     return Scalar(tag, start, start + len(value), value, "")
 
 
@@ -141,7 +141,7 @@ def _flow_sequence(rest: str, start: int) -> Sequence | None:
         items = seq.items
         at = start + 1
         for word in rest[1:-1].split(", "):
-            tag = _resolve_plain(word) if word[0] in _MAYBE_NOT_STR else _STR
+            tag = _resolve_plain(word) if word[0] in MAYBE_NOT_STR else _STR
             items.append(Scalar(tag, at, at + len(word), word, ""))
             at += len(word) + 2
         return seq
@@ -161,7 +161,7 @@ def _flow_sequence(rest: str, start: int) -> Sequence | None:
             return None
         plain, single, double, after = m.groups()
         if plain is not None:
-            tag = _resolve_plain(plain) if plain[0] in _MAYBE_NOT_STR else _STR
+            tag = _resolve_plain(plain) if plain[0] in MAYBE_NOT_STR else _STR
             items.append(Scalar(tag, start + m.start(1), start + m.end(1), plain, ""))
         elif single is not None:
             items.append(Scalar(_STR, start + m.start(2) - 1, start + m.end(2) + 1, single, "'"))
@@ -270,7 +270,7 @@ def fast_parse(text: str) -> Node | None:
         return None  # what the depth guard might refuse (see `_DEEP_SPACES`)
     lines: list[_Line] = _LINES.findall(text)
     count = len(lines)
-    maybe_not_str = _MAYBE_NOT_STR
+    maybe_not_str = MAYBE_NOT_STR
     special = _SPECIAL_START
     str_tag = _STR
     plain_tags = _plain_tags

@@ -14,13 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
-from ruamel.yaml.resolver import Resolver
-from ruamel.yaml.tag import Tag
 from ruamel.yaml.tokens import (
     FlowMappingEndToken,
     FlowMappingStartToken,
@@ -28,7 +26,10 @@ from ruamel.yaml.tokens import (
     FlowSequenceStartToken,
 )
 
+from evalyaml.analysis import resolver
+from evalyaml.analysis.fastparse import fast_parse
 from evalyaml.analysis.findings import FindingSink, Related
+from evalyaml.analysis.resolver import FastResolver
 from evalyaml.analysis.text import LineIndex, Span
 from evalyaml.analysis.yamltree import MERGE_TAG, Mapping, Node, Scalar, Sequence
 
@@ -37,8 +38,8 @@ try:  # The C parser; absent on PyPy or a broken install.
 except ImportError:  # pragma: no cover - exercised only where ruamel.yaml.clib is missing
     _CParser = None
 
-MAX_DEPTH = 256
-"""Nesting beyond this is refused before parsing (real eval files nest fewer than 20 levels)."""
+MAX_DEPTH = resolver.MAX_DEPTH
+"""Nesting beyond this is refused before parsing (the limit the fast path keeps too)."""
 
 _FLOW_STARTS = (FlowSequenceStartToken, FlowMappingStartToken)
 _FLOW_ENDS = (FlowSequenceEndToken, FlowMappingEndToken)
@@ -55,37 +56,14 @@ _UNSAFE_TAG = re.compile(
 )
 
 
-# A plain scalar can resolve to something other than a string only if it starts like a number,
-# a boolean, a null, a timestamp or a special float. Anything else is a string: no regexes.
-_MAYBE_NOT_STR = frozenset("0123456789+-.~nNtTfFyYoO<=")
-
-
-class _FastResolver(Resolver):
-    """The YAML 1.2 resolver, skipping its regex loop for plain scalars that must be strings.
-
-    It answers with shared `Tag` objects, as ruamel's own defaults are: a node given a string
-    builds a new `Tag` for itself, which costs as much as the rest of the node.
-    """
-
-    _tags: ClassVar[dict[str, Tag]] = {}
-
-    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
-        if kind is ScalarNode and implicit[0] and value and value[0] not in _MAYBE_NOT_STR:
-            return self.DEFAULT_SCALAR_TAG
-        tag = super().resolve(kind, value, implicit)
-        if isinstance(tag, Tag) and tag.handle is None and isinstance(tag.suffix, str):
-            return self._tags.setdefault(tag.suffix, tag)
-        return tag
-
-
 if _CParser is not None:
 
-    class _CLoader(_CParser, _FastResolver):  # type: ignore[misc]
+    class _CLoader(_CParser, FastResolver):  # type: ignore[misc]
         """The C parser with the YAML 1.2 resolver: composes nodes, constructs nothing."""
 
         def __init__(self, stream: str) -> None:
             _CParser.__init__(self, stream)
-            _FastResolver.__init__(self)
+            FastResolver.__init__(self)
 
 
 def c_parser_available() -> bool:
@@ -173,8 +151,6 @@ def parse_text(text: str, sink: FindingSink, *, pure: bool = False) -> ParsedTex
     lines = LineIndex(text)
     body, base = (text[1:], 1) if text.startswith("\ufeff") else (text, 0)
     if FAST_PATH and not pure and not base:  # the simple common subset: see fastparse.py
-        from evalyaml.analysis.fastparse import fast_parse  # late: fastparse imports this module
-
         root = fast_parse(body)  # None for anything over the depth limit too
         if root is not None:
             return ParsedText(text, lines, [root], ok=True)
