@@ -14,7 +14,6 @@ from __future__ import annotations
 from evalyaml.analysis.findings import Related
 from evalyaml.analysis.model import CaseSummary
 from evalyaml.analysis.suggest import rank
-from evalyaml.analysis.text import Span
 from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
 from evalyaml.formats.padosoft.common import Context, Typos, typo_note
 from evalyaml.formats.padosoft.dataset import INT_KEY, check_schema_version, loader
@@ -103,7 +102,7 @@ def _check_case(ctx: Context, case: Node, index: int, seen: dict[str, Node]
     if not is_array(case):
         ctx.add("EY504", loader(f"case {index} is {describe(case)}, not a mapping",
                                 f"Calibration case at index {index} is not an associative "
-                                "array.", LOAD), _node_span(ctx, case))
+                                "array.", LOAD), ctx.node_span(case))
         return None
     id_upstream = f"Calibration case at index {index} missing required string field 'id'."
     if not isinstance(case, Mapping) or (is_list(case) and case.pairs):
@@ -183,8 +182,8 @@ def _check_verdict(ctx: Context, case: Mapping, typos: Typos, label: str, who: s
         return
     ranked = rank(text, VERDICTS) if text else []
     hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
-    shown = f"'{text}'" if text else describe(value)
-    ctx.add("EY511", loader(f"the verdict {shown} is not 'pass' or 'fail'{hint}", upstream,
+    ctx.add("EY511", loader(f"human_verdict is {describe(value)}, not 'pass' or 'fail'{hint}",
+                            upstream,
                             LOAD), ctx.value_span(key, value),
             fixes=(ctx.replace_fix(value, ranked[0]),) if ranked else ())
 
@@ -198,12 +197,4 @@ def _missing(ctx: Context, case: Mapping, typo: Scalar | None, name: str, why: s
                 fixes=(ctx.rename_fix(typo, name),))
     else:
         ctx.add(code, loader(why, upstream, LOAD), ctx.head_span(case))
-
-
-def _node_span(ctx: Context, node: Node) -> Span:
-    if node.end > node.start:
-        return ctx.head_span(node)
-    lines = ctx.parsed.lines
-    line = lines.position(node.start).line
-    return lines.span(lines.line_start(line), lines.line_end(line))
 

@@ -58,16 +58,31 @@ class Context:
             return self.span(node)
         return lines.span(node.start, lines.line_end(start.line))
 
-    def first_line(self) -> Span:
-        """For a file with nothing better to point at (empty, or not a mapping)."""
+    def node_span(self, node: Node) -> Span:
+        """A node's first line; for an empty node (`- ` alone) the content of its line."""
+        if node.end > node.start:
+            return self.head_span(node)
         lines = self.parsed.lines
-        text = self.parsed.text
-        start = 1 if text.startswith("\ufeff") else 0
-        line = 0
-        while line + 1 < lines.line_count and not lines.line_text(line).strip(" \t\ufeff"):
-            line += 1
-        if line:
-            start = lines.line_start(line)
+        return self._line(lines.position(node.start).line)
+
+    def first_line(self) -> Span:
+        """For a file with nothing better to point at (empty, or not a mapping): its first line
+        with content, else its first comment line, else its first line."""
+        lines = self.parsed.lines
+        fallback: int | None = None
+        for line in range(lines.line_count):
+            text = lines.line_text(line).strip(" \t\ufeff")
+            if text and not text.startswith("#"):
+                return self._line(line)
+            if text and fallback is None:
+                fallback = line
+        return self._line(fallback or 0)
+
+    def _line(self, line: int) -> Span:
+        lines = self.parsed.lines
+        start = lines.line_start(line)
+        text = lines.line_text(line)
+        start += len(text) - len(text.lstrip(" \t\ufeff"))
         return lines.span(start, lines.line_end(line))
 
     def add(self, code: str, message: str, span: Span, *, related: tuple[Related, ...] = (),

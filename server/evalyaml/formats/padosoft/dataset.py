@@ -72,10 +72,10 @@ def check_schema_version(ctx: Context, root: Mapping, supported: tuple[str, ...]
         return
     upstream = (f"{label} YAML field 'schema_version' has unsupported value '{text}'. "
                 f"{supported_word}: {', '.join(supported)}.")
-    ranked = rank(text, supported)
+    ranked = [] if text.startswith("eval-harness.") else rank(text, supported)
     choice = ranked[0] if ranked else supported[0]
-    hint = f"did you mean '{choice}'?" if ranked else f"write {choice}"
-    ctx.add("EY500", loader(f"this eval-harness reads only {', '.join(supported)}; {hint}",
+    hint = f"; did you mean '{choice}'?" if ranked else ""
+    ctx.add("EY500", loader(f"this eval-harness reads only {', '.join(supported)}{hint}",
                             upstream, prefix),
             ctx.span(value), fixes=(ctx.replace_fix(value, choice),))
 
@@ -179,8 +179,7 @@ def _check_sample(ctx: Context, sample: Node, index: int, seen: dict[str, Node],
     if not is_array(sample):
         ctx.add("EY504", loader(f"sample {index} is {describe(sample)}, not a mapping",
                                 f"Sample at index {index} is not an associative array."),
-                ctx.head_span(sample) if sample.end > sample.start else
-                ctx.parsed.lines.span(sample.start, sample.start))
+                ctx.node_span(sample))
         return None
     id_upstream = f"Sample at index {index} missing required string field 'id'."
     if not isinstance(sample, Mapping) or (is_list(sample) and sample.pairs):

@@ -88,9 +88,9 @@ def _check_version(ctx: Context, root: Mapping, typos: Typos, name: str) -> None
         return
     if text == EVAL_SET_VERSION:
         return
-    ranked = rank(text, (EVAL_SET_VERSION,))
-    hint = f"did you mean '{EVAL_SET_VERSION}'?" if ranked else f"write {EVAL_SET_VERSION}"
-    ctx.add("EY500", loader(f"this eval-harness reads only {EVAL_SET_VERSION}; {hint}",
+    ranked = [] if text.startswith("eval-harness.") else rank(text, (EVAL_SET_VERSION,))
+    hint = f"; did you mean '{EVAL_SET_VERSION}'?" if ranked else ""
+    ctx.add("EY500", loader(f"this eval-harness reads only {EVAL_SET_VERSION}{hint}",
                             f"Eval set '{name}' uses unsupported schema version '{text}'. "
                             f"Supported version: {EVAL_SET_VERSION}.", REFUSE),
             ctx.span(value), fixes=(ctx.replace_fix(value, f'"{EVAL_SET_VERSION}"'),))

@@ -127,7 +127,8 @@ def _check_tags(ctx: Context, key: Scalar, value: Node) -> None:
     for item in items:
         item_text = string_of(item)
         if item_text is None:
-            ctx.add("EY517", f"reports drop the tag {describe(item)}: only strings are tags"
+            ctx.add("EY517", f"reports drop {describe(item)} from metadata.tags: only strings are "
+                    "tags"
                     + ("; quote it" if _quote_fix(ctx, item) else ""), _span(ctx, item),
                     fixes=_quote_fix(ctx, item))
         elif not item_text.strip():
@@ -149,7 +150,10 @@ def _check_citations(ctx: Context, key: Scalar, value: Node, sample_id: str) -> 
                 ctx.value_span(key, value))
         return
     items = value.items if isinstance(value, Sequence) else [v for _, v in value.pairs]
-    usable = 0
+    if not any((string_of(item) or "").strip() for item in items):
+        ctx.add("EY516", "citation-groundedness fails this sample: metadata.citations has no "
+                f"citation string (metric: \"{upstream}\")", ctx.value_span(key, value))
+        return
     for item in items:
         item_text = string_of(item)
         if item_text is None:
@@ -158,11 +162,6 @@ def _check_citations(ctx: Context, key: Scalar, value: Node, sample_id: str) -> 
                     fixes=_quote_fix(ctx, item))
         elif not item_text.strip():
             ctx.add("EY516", "citation-groundedness drops a blank citation", _span(ctx, item))
-        else:
-            usable += 1
-    if not usable:
-        ctx.add("EY516", "citation-groundedness fails this sample: metadata.citations has no "
-                f"citation string (metric: \"{upstream}\")", ctx.value_span(key, value))
 
 
 def _check_evidence(ctx: Context, key: Scalar, value: Node, sample_id: str) -> None:
@@ -278,16 +277,14 @@ def _check_tool_list(ctx: Context, key: Scalar, value: Node) -> None:
                 "a tool name or a list of them, so the metric falls back to its default",
                 ctx.value_span(key, value))
         return
-    usable = 0
+    if not any(string_of(item) for item in _items(value)):
+        ctx.add("EY519", f"trajectory.{name} names no tool, so the metric falls back to its "
+                "default expectation", ctx.value_span(key, value))
+        return
     for item in _items(value):
         if (string_of(item) or "") == "":
             ctx.add("EY519", f"trajectory metrics drop {describe(item)} from trajectory.{name}: "
                     "only non-empty strings are tool names", _span(ctx, item))
-        else:
-            usable += 1
-    if not usable:
-        ctx.add("EY519", f"trajectory.{name} names no tool, so the metric falls back to its "
-                "default expectation", ctx.value_span(key, value))
 
 
 def _check_tool_arguments(ctx: Context, key: Scalar, value: Node) -> None:

@@ -26,8 +26,8 @@ _TIMESTAMP = re.compile(
 _PLUS_NUMBER = re.compile(r"\+[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?")
 _LEGACY_OCTAL = re.compile(r"0[0-7]+")
 _INDEX_KEY = re.compile(r"0|[1-9][0-9]*")
-_NUMERIC_STRING = re.compile(r"[ \t\n\r\v\f]*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
-                             r"[ \t\n\r\v\f]*")
+_NUMERIC_STRING = re.compile(r"[ \t\n\r\v\f]*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
+                             r"(?:[eE][+-]?[0-9]+)?[ \t\n\r\v\f]*")
 
 
 class Timestamp(int):
@@ -126,7 +126,7 @@ def describe(node: Node | None) -> str:
         return f"the boolean {'true' if value else 'false'}"
     if isinstance(value, Timestamp):
         text = node.text if isinstance(node, Scalar) else ""
-        return f"{text} (symfony/yaml reads a plain date as an integer timestamp)"
+        return f"the date {text}, which symfony/yaml reads as an integer timestamp,"
     if isinstance(value, int):
         return f"the integer {node.text if isinstance(node, Scalar) else value}"
     if isinstance(value, float):
