@@ -1,0 +1,1 @@
+"""The syntax layer, pure: text -> one position-carrying tree, whatever the syntax."""
