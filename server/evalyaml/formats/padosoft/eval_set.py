@@ -33,7 +33,8 @@ def check_eval_set(ctx: Context, root: Node | None) -> list[Reference]:
         return []
     typos = Typos(root, ROOT_KEYS)
     name = _check_name(ctx, root, typos)
-    shown = name if name is not None else ""
+    # Messages name the eval set as eval-harness would: its raw name, padding and all.
+    shown = name if name is not None else (string_of(root.get("name")) or "")
     _check_version(ctx, root, typos, shown)
     references = _check_datasets(ctx, root, typos, shown)
     typos.report_all_extra(ctx, "EY513", "the eval set", "its value has no effect",
