@@ -74,7 +74,7 @@ def _php(node: Node, budget: Budget) -> PhpValue:
         if isinstance(value, Timestamp):
             raise Unhashable("timestamp")
         if isinstance(value, int) and not isinstance(value, bool) and not -_INT64 <= value < _INT64:
-            return float(value)  # symfony/yaml turns integers past PHP_INT_MAX into floats
+            return float(value)  # hexadecimal and octal past PHP_INT_MAX: PHP's own overflow
         assert value is None or isinstance(value, (bool, int, float, str))
         return value
     if isinstance(node, Sequence):

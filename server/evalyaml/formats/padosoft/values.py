@@ -7,8 +7,8 @@ rule or a metric:
 - `true`, `false` and `null` match in any case (`TrUe` is a boolean, `NULL` is null);
 - a plain date or timestamp (`2026-01-01`, `2026-01-01T10:00:00Z`) is an integer (a Unix
   timestamp), so `id: 2026-01-01` is not a string id;
-- a plain number with a leading `+` is a float, and one with a leading `0` and octal digits
-  only is an octal integer.
+- a plain number with a leading `+` is a float, one with a leading `0` and octal digits only
+  is an octal integer, and a decimal integer past PHP_INT_MAX stays a string.
 Everything else takes our tree's value. A PHP "array" is a mapping or a sequence; a PHP list
 (`array_is_list`) is a sequence, or a mapping whose keys are 0, 1, 2... in order.
 """
@@ -26,6 +26,8 @@ _TIMESTAMP = re.compile(
 _PLUS_NUMBER = re.compile(r"\+[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?")
 _LEGACY_OCTAL = re.compile(r"0[0-7]+")
 _INDEX_KEY = re.compile(r"0|[1-9][0-9]*")
+_DECIMAL = re.compile(r"[-+]?[0-9]+")
+_INT64 = 2**63
 _NUMERIC_STRING = re.compile(r"[ \t\n\r\v\f]*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
                              r"(?:[eE][+-]?[0-9]+)?[ \t\n\r\v\f]*")
 
@@ -51,6 +53,11 @@ def scalar_value(node: Scalar) -> PyValue:
             return float(text)
         if _LEGACY_OCTAL.fullmatch(text):
             return int(text, 8)
+        value = node.value
+        if isinstance(value, int) and not isinstance(value, bool) and \
+                not -_INT64 <= value < _INT64 and _DECIMAL.fullmatch(text):
+            return text  # past PHP_INT_MAX symfony/yaml (5.4) keeps the digits as a string
+        return value
     return node.value
 
 
