@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.formats.base import Claim, NearMiss, Tier
 from evalyaml.analysis.options import Options
+from evalyaml.formats.base import Claim, NearMiss, Tier
 from evalyaml.formats.padosoft import CALIBRATION, DATASET, EVAL_SET, FORMAT
 
 CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus"

@@ -19,9 +19,9 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
-from core import annotations
-from core.annotations import Expected, Fixture, annotate, parse_fixture
 
+from core import annotations as core_annotations
+from core.annotations import Expected, Fixture, annotate, parse_fixture
 from evalyaml.analysis.codes import CODES, CodeClass, Severity
 from evalyaml.analysis.findings import Finding
 from evalyaml.analysis.kinds import FormatKind
@@ -39,7 +39,7 @@ KINDS: dict[str, FormatKind] = {"padosoft-dataset": DATASET,
 @pytest.fixture(autouse=True)
 def _padosoft_kinds() -> Iterator[None]:
     """The core's annotation parser knows the core's kinds; these fixtures add the format's."""
-    with mock.patch.object(annotations, "KINDS", (*annotations.KINDS, *KINDS)):
+    with mock.patch.object(core_annotations, "KINDS", (*core_annotations.KINDS, *KINDS)):
         yield
 
 

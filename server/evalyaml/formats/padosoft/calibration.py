@@ -47,7 +47,8 @@ def check_calibration(ctx: Context, root: Node | None) -> list[CaseSummary]:
                                 upstream, LOAD), where)
         return []
     typos = Typos(root, ROOT_KEYS)
-    check_schema_version(ctx, root, (CALIBRATION_VERSION,), "Calibration", LOAD, "Supported")
+    check_schema_version(ctx, root, (CALIBRATION_VERSION,), label="Calibration", prefix=LOAD,
+                         supported_word="Supported")
     cases = _check_cases(ctx, root, typos, upstream)
     typos.report_all_extra(ctx, "EY513", "the calibration file", "its value has no effect",
                            exclude=("cases",))
@@ -115,7 +116,7 @@ def _check_case(ctx: Context, case: Node, index: int, seen: dict[str, Node]
     pair = case.pair("id")
     if pair is None:
         typo = typos.misspelt.get("id")
-        _missing(ctx, case, typo, "id", f"case {index} has no 'id'", id_upstream)
+        _missing(ctx, case, typo, "id", why=f"case {index} has no 'id'", upstream=id_upstream)
     else:
         key, value = pair
         text = string_of(value)
@@ -144,8 +145,8 @@ def _check_case(ctx: Context, case: Node, index: int, seen: dict[str, Node]
     upstream = f"{label} field 'input' must be an associative array."
     pair = case.pair("input")
     if pair is None:
-        _missing(ctx, case, typos.misspelt.get("input"), "input", f"{who} has no 'input'",
-                 upstream)
+        _missing(ctx, case, typos.misspelt.get("input"), "input", why=f"{who} has no 'input'",
+                 upstream=upstream)
     elif not is_assoc_or_empty(pair[1]):
         what = "a list" if is_array(pair[1]) else describe(pair[1])
         ctx.add("EY507", loader(f"'input' is {what}, not a mapping of named arguments", upstream,
@@ -154,8 +155,8 @@ def _check_case(ctx: Context, case: Node, index: int, seen: dict[str, Node]
         upstream = f"{label} field '{field}' must be a string."
         pair = case.pair(field)
         if pair is None:
-            _missing(ctx, case, typos.misspelt.get(field), field, f"{who} has no '{field}'",
-                     upstream, code="EY510")
+            _missing(ctx, case, typos.misspelt.get(field), field, why=f"{who} has no '{field}'",
+                     upstream=upstream, code="EY510")
         elif string_of(pair[1]) is None:
             value = pair[1]
             fixes = (ctx.replace_fix(value, f'"{value.text}"', "Quote it"),) if (
@@ -174,7 +175,7 @@ def _check_verdict(ctx: Context, case: Mapping, typos: Typos, label: str, who: s
     pair = case.pair("human_verdict")
     if pair is None:
         _missing(ctx, case, typos.misspelt.get("human_verdict"), "human_verdict",
-                 f"{who} has no 'human_verdict'", upstream, code="EY511")
+                 why=f"{who} has no 'human_verdict'", upstream=upstream, code="EY511")
         return
     key, value = pair
     text = string_of(value)
@@ -188,7 +189,7 @@ def _check_verdict(ctx: Context, case: Mapping, typos: Typos, label: str, who: s
             fixes=(ctx.replace_fix(value, ranked[0]),) if ranked else ())
 
 
-def _missing(ctx: Context, case: Mapping, typo: Scalar | None, name: str, why: str,
+def _missing(ctx: Context, case: Mapping, typo: Scalar | None, name: str, *, why: str,
              upstream: str, code: str = "EY505") -> None:
     if name == "input":
         code = "EY507"

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from evalyaml.analysis.findings import Related
+from evalyaml.analysis.findings import Fix, Related
 from evalyaml.analysis.model import CaseSummary, Definition
 from evalyaml.analysis.suggest import rank
 from evalyaml.analysis.text import Span
@@ -27,7 +27,6 @@ from evalyaml.formats.padosoft import knobs
 from evalyaml.formats.padosoft.common import Context, Typos, typo_note
 from evalyaml.formats.padosoft.kinds import DATASET, DATASET_VERSION
 from evalyaml.formats.padosoft.values import (
-    Timestamp,
     describe,
     is_array,
     is_assoc_or_empty,
@@ -54,8 +53,9 @@ def loader(explanation: str, upstream: str, prefix: str = LOAD) -> str:
     return f'{prefix}: {explanation} (loader: "{upstream}")'
 
 
-def check_schema_version(ctx: Context, root: Mapping, supported: tuple[str, ...], label: str,
-                         prefix: str, supported_word: str = "Supported versions") -> None:
+def check_schema_version(ctx: Context, root: Mapping, supported: tuple[str, ...], *,
+                         label: str, prefix: str,
+                         supported_word: str = "Supported versions") -> None:
     """`schema_version` is optional; present, it must be a supported non-empty string."""
     pair = root.pair("schema_version")
     if pair is None:
@@ -92,7 +92,7 @@ def check_dataset(ctx: Context, root: Node | None) -> tuple[list[Definition], li
                                     "'samples'", upstream), ctx.head_span(root))
         return [], []
     typos = Typos(root, ROOT_KEYS)
-    check_schema_version(ctx, root, SUPPORTED, "Dataset", LOAD)
+    check_schema_version(ctx, root, SUPPORTED, label="Dataset", prefix=LOAD)
     name, name_node = _check_name(ctx, root, typos)
     cases = _check_samples(ctx, root, typos)
     typos.report_all_extra(ctx, "EY513", "the dataset", "its value has no effect",
@@ -114,7 +114,8 @@ def _check_name(ctx: Context, root: Mapping, typos: Typos) -> tuple[str | None, 
         typo = typos.misspelt.get("name")
         if typo is not None:
             ctx.add("EY501", loader("the dataset has no 'name'" + typo_note(typo, "name"),
-                                    upstream), ctx.span(typo), fixes=(ctx.rename_fix(typo, "name"),))
+                                    upstream), ctx.span(typo),
+                    fixes=(ctx.rename_fix(typo, "name"),))
         else:
             ctx.add("EY501", loader("the dataset has no 'name' (the name a registrar runs it "
                                     "under and an eval set lists)", upstream), ctx.head_span(root))
@@ -168,14 +169,14 @@ def _check_samples(ctx: Context, root: Mapping, typos: Typos) -> list[CaseSummar
     seen: dict[str, Node] = {}
     cases: list[CaseSummary] = []
     for index, sample in enumerate(items):
-        summary = _check_sample(ctx, sample, index, seen, items)
+        summary = _check_sample(ctx, sample, index, seen)
         if summary is not None:
             cases.append(summary)
     return cases
 
 
-def _check_sample(ctx: Context, sample: Node, index: int, seen: dict[str, Node],
-                  items: list[Node]) -> CaseSummary | None:
+def _check_sample(ctx: Context, sample: Node, index: int, seen: dict[str, Node]
+                  ) -> CaseSummary | None:
     if not is_array(sample):
         ctx.add("EY504", loader(f"sample {index} is {describe(sample)}, not a mapping",
                                 f"Sample at index {index} is not an associative array."),
@@ -187,7 +188,8 @@ def _check_sample(ctx: Context, sample: Node, index: int, seen: dict[str, Node],
                                 id_upstream), ctx.head_span(sample))
         return None
     typos = Typos(sample, SAMPLE_KEYS, SAMPLE_ALIASES)
-    sample_id, id_node = _check_id(ctx, sample, index, typos, seen, items, id_upstream)
+    sample_id, id_node = _check_id(ctx, sample, index, typos, seen=seen,
+                                   upstream=id_upstream)
     label = f"Sample '{sample_id if sample_id is not None else ''}' (index {index})"
     who = f"sample '{sample_id}'" if sample_id is not None else f"sample {index}"
     _check_input(ctx, sample, typos, label, who)
@@ -226,8 +228,8 @@ def _check_sample(ctx: Context, sample: Node, index: int, seen: dict[str, Node],
     return CaseSummary(sample_id, ctx.span(sample), ctx.span(id_node) if id_node else None)
 
 
-def _check_id(ctx: Context, sample: Mapping, index: int, typos: Typos, seen: dict[str, Node],
-              items: list[Node], upstream: str) -> tuple[str | None, Node | None]:
+def _check_id(ctx: Context, sample: Mapping, index: int, typos: Typos, *,
+              seen: dict[str, Node], upstream: str) -> tuple[str | None, Node | None]:
     pair = sample.pair("id")
     if pair is None:
         typo = typos.misspelt.get("id")
@@ -242,13 +244,11 @@ def _check_id(ctx: Context, sample: Mapping, index: int, typos: Typos, seen: dic
     text = string_of(value)
     if text is None or text == "":
         parsed = value_of(value)
-        fixes = ()
+        fixes: tuple[Fix, ...] = ()
         hint = ""
         if isinstance(value, Scalar) and value.text and parsed is not None:
             hint = f"; quote it: \"{value.text}\""
             fixes = (ctx.replace_fix(value, f'"{value.text}"', "Quote the id"),)
-            if isinstance(parsed, Timestamp):
-                hint = f"; quote it: \"{value.text}\""
         why = ("'id' is null, which counts as missing" if parsed is None
                else f"the id is {describe(value)}, not a non-empty string{hint}")
         ctx.add("EY505", loader(why, upstream), ctx.value_span(key, value), fixes=fixes)

@@ -16,7 +16,7 @@ from evalyaml.analysis.yamltree import Mapping, Node, Sequence
 from evalyaml.formats.padosoft.common import Context, Typos, typo_note
 from evalyaml.formats.padosoft.dataset import loader
 from evalyaml.formats.padosoft.kinds import DATASET, EVAL_SET_VERSION
-from evalyaml.formats.padosoft.values import describe, is_array, is_list, string_of
+from evalyaml.formats.padosoft.values import describe, is_array, is_list, items_of, string_of
 
 REFUSE = "eval-harness refuses the eval set"
 ROOT_KEYS = ("schema_version", "name", "datasets")
@@ -112,7 +112,7 @@ def _check_datasets(ctx: Context, root: Mapping, typos: Typos, name: str) -> lis
                                 "Eval set definition datasets field must be a zero-based list.",
                                 REFUSE), ctx.value_span(key, value))
         return []
-    items = value.items if isinstance(value, Sequence) else [v for _, v in value.pairs]
+    items = items_of(value)
     if not items:
         ctx.add("EY503", loader("'datasets' is empty; an eval set runs at least one dataset",
                                 f"Eval set '{name}' must include at least one dataset.", REFUSE),

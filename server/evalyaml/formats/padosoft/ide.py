@@ -51,6 +51,6 @@ TRAJECTORY_KEYS = (
 )
 
 IDE = FormatIde(extra_keys={
-    (DATASET, ("samples", "*", "metadata")): METADATA_KEYS,
-    (DATASET, ("samples", "*", "metadata", "trajectory")): TRAJECTORY_KEYS,
+    (DATASET.value, ("samples", "*", "metadata")): METADATA_KEYS,
+    (DATASET.value, ("samples", "*", "metadata", "trajectory")): TRAJECTORY_KEYS,
 })

@@ -21,12 +21,13 @@ import re
 
 from evalyaml.analysis.findings import Fix, TextEdit
 from evalyaml.analysis.text import Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.analysis.yamltree import Mapping, Node, Scalar
 from evalyaml.formats.padosoft.common import Context, Typos, typo_note
 from evalyaml.formats.padosoft.values import (
     describe,
     is_array,
     is_list,
+    items_of,
     php_type,
     string_of,
     value_of,
@@ -123,7 +124,7 @@ def _check_tags(ctx: Context, key: Scalar, value: Node) -> None:
                 "nor a list of strings, so the sample falls in the untagged cohort",
                 ctx.value_span(key, value), fixes=fixes)
         return
-    items = value.items if isinstance(value, Sequence) else [v for _, v in value.pairs]
+    items = items_of(value)
     for item in items:
         item_text = string_of(item)
         if item_text is None:
@@ -149,7 +150,7 @@ def _check_citations(ctx: Context, key: Scalar, value: Node, sample_id: str) -> 
                 f"{describe(value)}, not a string or a list of strings (metric: \"{upstream}\")",
                 ctx.value_span(key, value))
         return
-    items = value.items if isinstance(value, Sequence) else [v for _, v in value.pairs]
+    items = items_of(value)
     if not any((string_of(item) or "").strip() for item in items):
         ctx.add("EY516", "citation-groundedness fails this sample: metadata.citations has no "
                 f"citation string (metric: \"{upstream}\")", ctx.value_span(key, value))
@@ -167,13 +168,13 @@ def _check_citations(ctx: Context, key: Scalar, value: Node, sample_id: str) -> 
 def _check_evidence(ctx: Context, key: Scalar, value: Node, sample_id: str) -> None:
     prefix = "citation-groundedness fails this sample"
     where = f"Sample '{sample_id}' metadata.citation_evidence"
-    if not is_array(value) or not is_list(value) or not _items(value):
-        what = "empty" if is_array(value) and not _items(value) else describe(value)
+    if not is_array(value) or not is_list(value) or not items_of(value):
+        what = "empty" if is_array(value) and not items_of(value) else describe(value)
         ctx.add("EY516", f"{prefix}: metadata.citation_evidence is {what}, not a non-empty list "
                 f"of {{citation, quote}} spans (metric: \"{where} must be a non-empty list of "
                 "evidence spans.\")", ctx.value_span(key, value))
         return
-    for index, item in enumerate(_items(value)):
+    for index, item in enumerate(items_of(value)):
         at = f"{where}[{index}]"
         if not is_array(item):
             ctx.add("EY516", f"{prefix}: evidence span {index} is {describe(item)}, not a "
@@ -185,10 +186,10 @@ def _check_evidence(ctx: Context, key: Scalar, value: Node, sample_id: str) -> N
                     f"citation (metric: \"{at}.citation must be a non-empty string.\")",
                     _span(ctx, item))
             continue
-        _check_span(ctx, item, index, at, prefix, sample_id)
+        _check_span(ctx, item, index, at=at, prefix=prefix, sample_id=sample_id)
 
 
-def _check_span(ctx: Context, item: Mapping, index: int, at: str, prefix: str,
+def _check_span(ctx: Context, item: Mapping, index: int, *, at: str, prefix: str,
                 sample_id: str) -> None:
     typos = Typos(item, ("citation", "quote", "quotes"))
     taken: set[str] = set()
@@ -219,7 +220,7 @@ def _check_span(ctx: Context, item: Mapping, index: int, at: str, prefix: str,
                     f"strings (metric: \"{at}.quotes must be a list of non-empty strings.\")",
                     ctx.value_span(quotes_key, quotes_value))
         else:
-            for quote_index, entry in enumerate(_items(quotes_value)):
+            for quote_index, entry in enumerate(items_of(quotes_value)):
                 if not (string_of(entry) or "").strip():
                     ctx.add("EY516", f"{prefix}: quote {quote_index} is {describe(entry)}, not "
                             f"a non-empty string (metric: \"{at}.quotes[{quote_index}] must be "
@@ -277,23 +278,23 @@ def _check_tool_list(ctx: Context, key: Scalar, value: Node) -> None:
                 "a tool name or a list of them, so the metric falls back to its default",
                 ctx.value_span(key, value))
         return
-    if not any(string_of(item) for item in _items(value)):
+    if not any(string_of(item) for item in items_of(value)):
         ctx.add("EY519", f"trajectory.{name} names no tool, so the metric falls back to its "
                 "default expectation", ctx.value_span(key, value))
         return
-    for item in _items(value):
+    for item in items_of(value):
         if (string_of(item) or "") == "":
             ctx.add("EY519", f"trajectory metrics drop {describe(item)} from trajectory.{name}: "
                     "only non-empty strings are tool names", _span(ctx, item))
 
 
 def _check_tool_arguments(ctx: Context, key: Scalar, value: Node) -> None:
-    if not is_array(value) or not _items(value):
+    if not is_array(value) or not items_of(value):
         ctx.add("EY519", "tool-called-with finds no expectation in trajectory.tool_arguments "
                 f"({describe(value) if not is_array(value) else 'it is empty'}) and scores the "
                 "sample 1.0", ctx.value_span(key, value))
         return
-    for index, item in enumerate(_items(value)):
+    for index, item in enumerate(items_of(value)):
         if not isinstance(item, Mapping):
             ctx.add("EY519", f"tool-called-with skips tool_arguments[{index}]: it is "
                     f"{describe(item)}, not a mapping with 'tool' and 'arguments'",
@@ -312,14 +313,6 @@ def _check_tool_arguments(ctx: Context, key: Scalar, value: Node) -> None:
             ctx.add("EY519", f"tool-called-with ignores these arguments: {describe(arguments[1])}"
                     " is not a mapping, so any call of the tool matches",
                     ctx.value_span(*arguments))
-
-
-def _items(node: Node) -> list[Node]:
-    if isinstance(node, Sequence):
-        return node.items
-    if isinstance(node, Mapping):
-        return [v for _, v in node.pairs]
-    return []
 
 
 def _span(ctx: Context, node: Node) -> Span:

@@ -84,11 +84,11 @@ def _php(node: Node, budget: Budget) -> PhpValue:
     for merged in node.merged():  # merge keys: explicit keys win, as in symfony/yaml
         merged_value = _php(merged, budget)
         if isinstance(merged_value, dict):
-            for key, value in merged_value.items():
-                out.setdefault(key, value)
+            for merged_key, item in merged_value.items():
+                out.setdefault(merged_key, item)
         elif isinstance(merged_value, list):
-            for key, value in enumerate(merged_value):
-                out.setdefault(key, value)
+            for index, item in enumerate(merged_value):
+                out.setdefault(index, item)
     explicit: dict[PhpKey, PhpValue] = {}
     for key_node, value_node in node.pairs:
         if isinstance(key_node, Scalar) and key_node.tag == MERGE_TAG:
@@ -129,9 +129,13 @@ def _canonical(value: PhpValue) -> PhpValue:
         items = [(k, _canonical(v)) for k, v in value.items()]
         if [k for k, _ in items] == list(range(len(items))):
             return [v for _, v in items]  # array_is_list after the map
-        items.sort(key=cmp_to_key(lambda a, b: _compare_keys(a[0], b[0])))
+        items.sort(key=cmp_to_key(_compare_items))
         return dict(items)
     return value
+
+
+def _compare_items(a: tuple[PhpKey, PhpValue], b: tuple[PhpKey, PhpValue]) -> int:
+    return _compare_keys(a[0], b[0])
 
 
 def _compare_keys(a: PhpKey, b: PhpKey) -> int:

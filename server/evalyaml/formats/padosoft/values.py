@@ -87,6 +87,15 @@ def string_of(node: Node | None) -> str | None:
     return None
 
 
+def items_of(node: Node | None) -> list[Node]:
+    """What PHP's `foreach` visits: a list's items, or a mapping's values."""
+    if isinstance(node, Sequence):
+        return node.items
+    if isinstance(node, Mapping):
+        return [value for _, value in node.pairs]
+    return []
+
+
 def is_empty_array(node: Node | None) -> bool:
     if isinstance(node, Sequence):
         return not node.items
