@@ -9,7 +9,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from evalyaml.lsp.app import EvalServer, create_server
+from evalyaml.lsp.app import create_server
+from evalyaml.lsp.session import EvalServer
 
 
 class Writer:

@@ -1,6 +1,6 @@
 """The analysis engine: one worker thread that owns every call that changes the index.
 
-Threading model (see docs/_lsp_architecture.md):
+Threading model (ARCHITECTURE.md, "Threading model"):
 
 - The asyncio event loop (pygls) receives messages, keeps the open documents' text
   (`DocumentStore`), answers requests and sends everything to the client. It never analyses.
@@ -15,7 +15,7 @@ Threading model (see docs/_lsp_architecture.md):
   findings that an unfinished index would get wrong.
 
 Results go back to the event loop through `loop.call_soon_threadsafe`; only the loop writes to
-the client.
+the client. The engine sees the server through `EngineHost` only (a fake host will do in a test).
 """
 
 from __future__ import annotations
@@ -30,8 +30,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from stat import S_ISREG
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from lsprotocol import types
 
@@ -39,25 +38,20 @@ from evalyaml.analysis.dataset import CaseCache
 from evalyaml.analysis.findings import Finding
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
-from evalyaml.analysis.text import LineIndex
 from evalyaml.dispatch import analyze_text
 from evalyaml.lsp import convert
-from evalyaml.lsp.documents import Document, path_to_uri
+from evalyaml.lsp.documents import Document, DocumentStore, path_to_uri
+from evalyaml.lsp.guard import INJECTED_FAILURES
 from evalyaml.lsp.index import EditorWorkspace, index_workers
-from evalyaml.lsp.positions import PositionMapper
+from evalyaml.lsp.positions import Encoding, PositionMapper
 from evalyaml.lsp.settings import Settings
+from evalyaml.lsp.texts import DiskTexts
 from evalyaml.parallel import CasePool
 from evalyaml.workspace.index import normalize
-
-if TYPE_CHECKING:
-    from evalyaml.lsp.app import EvalServer
 
 log = logging.getLogger(__name__)
 
 LARGE_TEXT = 1_000_000  # characters: after analysing more, keep the collector off the results
-
-FAILURES = frozenset(
-    m.strip() for m in os.environ.get("EVALYAML_LSP_FAIL", "").split(",") if m.strip())
 
 
 def today_override() -> date | None:
@@ -92,6 +86,37 @@ class Report:
     document: Document | None = None
 
 
+class ReportSink(Protocol):
+    """Where reports go, on the event loop (`diagnostics.Diagnostics`)."""
+
+    def deliver(self, report: Report) -> None: ...
+    def index_installed(self) -> None: ...
+
+
+class ProgressSink(Protocol):
+    """Progress of one long job, from any thread (`progress.Progress`)."""
+
+    def report(self, done: int, total: int) -> None: ...
+    def done(self, message: str) -> None: ...
+
+
+class EngineHost(Protocol):
+    """What the engine needs of the server (`session.EvalServer` is one): the open documents'
+    latest text, the client's position encoding and whether it shows related information, a way
+    onto the event loop, and the sinks for reports and progress."""
+
+    @property
+    def store(self) -> DocumentStore: ...
+    @property
+    def encoding(self) -> Encoding: ...
+    @property
+    def related_support(self) -> bool: ...
+    @property
+    def diagnostics(self) -> ReportSink: ...
+    def post(self, fn: Callable[..., None], *args: Any) -> None: ...
+    def progress_reporter(self, title: str) -> ProgressSink: ...
+
+
 @dataclass(slots=True)
 class _Indexing:
     roots: list[Path]
@@ -101,7 +126,9 @@ class _Indexing:
 
 
 class Engine:
-    def __init__(self, server: EvalServer) -> None:
+    """The engine thread, its queues, and the index it owns (see the module docstring)."""
+
+    def __init__(self, server: EngineHost) -> None:
         self.server = server
         self.today = today_override()
         self.settings = Settings()
@@ -121,7 +148,7 @@ class Engine:
         self._analysed: dict[str, int] = {}  # uri -> Document.serial analysed
         self.analyses: dict[str, tuple[int, FileAnalysis | None]] = {}  # uri -> (serial, ...)
         self._open_paths: dict[Path, str] = {}  # normalised path -> uri of open documents
-        self._disk_lines: dict[Path, tuple[int, int, LineIndex]] = {}
+        self._disk = DiskTexts()
         self._stopped = False
         self._busy = False
         self._thread = threading.Thread(target=self._run, name="evalyaml-engine", daemon=True)
@@ -209,7 +236,7 @@ class Engine:
             self._deliver(self._report(uri, doc.path, doc, [], None))
 
     def _analyse_current(self, uri: str, doc: Document) -> None:
-        if "analysis" in FAILURES:
+        if "analysis" in INJECTED_FAILURES:
             raise RuntimeError("injected failure in analysis")
         collecting = gc.isenabled()
         gc.disable()  # an analysis builds many objects that live on: don't rescan them now
@@ -310,7 +337,7 @@ class Engine:
             self._deliver(report)
 
     def _deliver(self, report: Report) -> None:
-        self.server.post(self.server.deliver, report)
+        self.server.post(self.server.diagnostics.deliver, report)
 
     def mapper_for(self, path: Path) -> PositionMapper:
         """Positions in another file: its open buffer, else its text on disk."""
@@ -319,19 +346,7 @@ class Engine:
         doc = self.server.store.get(uri) if uri else None
         if doc is not None:
             return doc.mapper(self.server.encoding)
-        try:
-            stat = key.stat()
-            if not S_ISREG(stat.st_mode):
-                # A FIFO named x.yaml would block this read, and the engine thread, forever.
-                return PositionMapper("", self.server.encoding)
-            cached = self._disk_lines.get(key)
-            if cached is None or cached[:2] != (stat.st_mtime_ns, stat.st_size):
-                text = key.read_bytes().decode("utf-8", errors="replace")
-                cached = (stat.st_mtime_ns, stat.st_size, LineIndex(text))
-                self._disk_lines[key] = cached
-            return PositionMapper(cached[2], self.server.encoding)
-        except OSError:
-            return PositionMapper("", self.server.encoding)
+        return self._disk.mapper(key, self.server.encoding)
 
     # ------------------------------------------------------------------ indexing
     def reindex(self, roots: list[Path], settings: Settings) -> None:
@@ -424,7 +439,7 @@ class Engine:
             self._cond.notify()
         if gc.isenabled():
             gc.freeze()  # the index is long-lived: keep the collector from rescanning it
-        self.server.post(self.server.index_installed)
+        self.server.post(self.server.diagnostics.index_installed)
 
     def _early_settings(self, settings: Settings) -> None:
         """Settings that arrive before the first index: the open documents' interim index

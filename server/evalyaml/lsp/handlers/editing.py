@@ -1,0 +1,152 @@
+"""Editing: completion, hover, quick fixes (code actions), rename (with prepareRename).
+
+Completion and hover read the cursor context from the current text, never from an older parse,
+so they work on lines that do not parse. Code actions and rename answer from the analysis of the
+request's text or a newer one (`consistency.wait_current`); rename edits from the index are
+checked with `consistency.check_settled`.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
+
+from evalyaml.analysis.kinds import FileKind, Kind
+from evalyaml.lsp import convert
+from evalyaml.lsp.consistency import analysed_serials, check_settled, wait_current, wait_index
+from evalyaml.lsp.documents import Document
+from evalyaml.lsp.features import actions, completion, hover, navigation
+from evalyaml.lsp.features.lookup import valid_id
+from evalyaml.lsp.handlers.navigation import nav
+from evalyaml.lsp.session import EvalServer
+
+
+# ---------------------------------------------------------------------- completion and hover
+async def complete(ls: EvalServer, params: types.CompletionParams) -> types.CompletionList:
+    doc = ls.store.get(params.text_document.uri)
+    if doc is None:
+        return types.CompletionList(is_incomplete=False, items=[])
+    return await ls.in_thread(_complete, ls, doc, params.position)
+
+
+async def on_hover(ls: EvalServer, params: types.HoverParams) -> types.Hover | None:
+    doc = ls.store.get(params.text_document.uri)
+    if doc is None:
+        return None
+    return await ls.in_thread(_hover, ls, doc, params.position)
+
+
+def _kind_of(ls: EvalServer, doc: Document) -> Kind | None:
+    assert ls.engine is not None
+    analysed = ls.engine.analyses.get(doc.uri)
+    kind = analysed[1].kind if analysed and analysed[1] is not None else None
+    return completion.file_kind(doc, kind)
+
+
+def _complete(ls: EvalServer, doc: Document, position: types.Position) -> types.CompletionList:
+    kind = _kind_of(ls, doc)
+    empty = types.CompletionList(is_incomplete=False, items=[])
+    if kind is None or ls.engine is None:
+        return empty
+    mapper = ls.mapper(doc)
+    req = completion.Request(
+        doc=doc, kind=kind, mapper=mapper, line=position.line, workspace=ls.engine.workspace,
+        snippets=ls.supports("text_document.completion.completion_item.snippet_support"),
+        retrigger="code" in ls.client_name.lower(),
+        bundles=lambda: _bundle_names(ls, doc),
+        markdown=True)
+    ctx = completion.context_for(req, position.character)
+    if ctx is None:
+        return empty
+    return types.CompletionList(is_incomplete=False, items=completion.complete(req, ctx))
+
+
+def _bundle_names(ls: EvalServer, doc: Document) -> list[str]:
+    assert ls.engine is not None
+    workspace = ls.engine.workspace
+    names: dict[str, None] = {}
+    if doc.path is not None:
+        for name in sorted(workspace.root_for(doc.path).bundles.schemas):
+            names[name] = None
+    for path in workspace.eval_files():
+        analysis = workspace.analysis(path)
+        if analysis is not None and analysis.kind is FileKind.DATASET:
+            for case in analysis.cases:
+                if case.bundle:
+                    names.setdefault(case.bundle, None)
+    return list(names)
+
+
+def _hover(ls: EvalServer, doc: Document, position: types.Position) -> types.Hover | None:
+    kind = _kind_of(ls, doc)
+    if kind is None or ls.engine is None:
+        return None
+    mapper = ls.mapper(doc)
+    pos = mapper.core_position(position)
+    workspace = ls.engine.workspace
+    today = workspace.options(doc.path).today if doc.path else None
+    return hover.hover(doc, kind, pos, mapper=mapper, workspace=workspace, today=today)
+
+
+# ---------------------------------------------------------------------- quick fixes
+async def code_action(ls: EvalServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    doc = ls.store.get(params.text_document.uri)
+    if doc is None:
+        return []
+    doc, report = await wait_current(ls, doc, at_line=params.range.end.line)
+    if report is None:
+        return []
+    mapper = ls.mapper(doc)
+    wanted = mapper.core_span(params.range)
+    return actions.code_actions(
+        report.findings, report.diagnostics, wanted, uri=doc.uri, version=doc.version,
+        lines=doc.lines, mapper=mapper,
+        document_changes=ls.supports("workspace.workspace_edit.document_changes"),
+        only=[str(o) for o in params.context.only] if params.context.only else None)
+
+
+# ---------------------------------------------------------------------- rename
+async def prepare_rename(ls: EvalServer, params: types.PrepareRenameParams
+                         ) -> types.PrepareRenamePlaceholder | None:
+    doc = ls.store.get(params.text_document.uri)
+    if doc is None:
+        return None
+    doc, report = await wait_current(ls, doc, at_line=params.position.line)
+    pos = ls.mapper(doc).core_position(params.position)
+    target = await ls.in_thread(navigation.rename_target, nav(ls), doc,
+                                report.analysis if report else None, pos)
+    if target is None:
+        return None
+    return types.PrepareRenamePlaceholder(range=ls.mapper(doc).range(target.span),
+                                          placeholder=target.id)
+
+
+async def rename(ls: EvalServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
+    doc = ls.store.get(params.text_document.uri)
+    if doc is None:
+        return None
+    doc, report = await wait_current(ls, doc, at_line=params.position.line)
+    await wait_index(ls)  # a rename must reach every reference, closed files included
+    pos = ls.mapper(doc).core_position(params.position)
+    before = analysed_serials(ls)
+    workspace = nav(ls)
+    target = await ls.in_thread(navigation.rename_target, workspace, doc,
+                                report.analysis if report else None, pos)
+    if target is None:
+        return None
+    if not valid_id(params.new_name, target.kind):
+        raise JsonRpcInvalidParams(
+            f"'{params.new_name}' is not a valid id: use snake_case (lowercase letters, "
+            "digits and '_', starting with a letter)" if isinstance(target.kind, FileKind)
+            else f"'{params.new_name}' is not a valid {target.kind.noun}: no surrounding "
+            "spaces, quotes or line breaks")
+    edits = await ls.in_thread(navigation.rename_edits, workspace, target, params.new_name)
+    changes: dict[str, tuple[int | None, list[types.TextEdit]]] = {}
+    for path, spans in edits.items():
+        uri = ls.uri_for(path)
+        mapper = workspace.mapper_for(path)
+        changes[uri] = (ls.version_for(uri), [types.TextEdit(mapper.range(s), text)
+                                              for s, text in spans])
+    check_settled(ls, before, changes)  # the versions named are those the edits are for
+    return convert.workspace_edit(
+        changes, document_changes=ls.supports("workspace.workspace_edit.document_changes"))
