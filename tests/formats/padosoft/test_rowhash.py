@@ -122,6 +122,14 @@ def test_list_order_question_and_expected_output_do_count() -> None:
     assert _one("  - id: a\n    input: {ranked: [x, y]}\n    expected_output: f\n") != base
 
 
+def test_plain_dates_hash_as_symfony_timestamps() -> None:
+    """symfony/yaml turns a plain date into its Unix time (UTC unless the text has a zone)."""
+    assert _one("  - id: dates\n    input:\n      d: 2026-01-01\n      t: 2026-01-01T10:00:00Z\n"
+                "      z: 2026-01-01 10:00:00 +02:00\n      w: 2001-12-14t21:59:43.10-05:00\n"
+                "      old: 1960-05-01\n    expected_output: 2026-11-21 08:30:00\n") == \
+        "040f61d98addfc926529271d851aeeb79db2c224f900e0606384fc2c0a58e41d"
+
+
 def test_what_cannot_be_reproduced_has_no_hash() -> None:
-    assert _one("  - id: a\n    input: {when: 2026-01-01}\n    expected_output: e\n") is None
     assert _one("  - id: a\n    input: {x: .inf}\n    expected_output: e\n") is None
+    assert _one("  - id: a\n    input: {when: 2026-02-30}\n    expected_output: e\n") is None

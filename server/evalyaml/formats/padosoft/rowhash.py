@@ -34,8 +34,8 @@ _INT64 = 2**63
 
 
 class Unhashable(Exception):
-    """A value eval-harness would hash through its `serialize()` fallback (INF, NaN), or a
-    date symfony/yaml turns into a timestamp that evalyaml does not compute."""
+    """A value eval-harness would hash through its `serialize()` fallback (INF, NaN), or an
+    impossible date (2026-02-30) that PHP's DateTime rolls over and evalyaml does not."""
 
 
 PhpKey = int | str
@@ -44,7 +44,7 @@ PhpValue = None | bool | int | float | str | list["PhpValue"] | dict[PhpKey, "Ph
 
 def row_hash(sample: Node) -> str | None:
     """The sha256 hex digest eval-harness gives this sample, or None when it cannot be
-    reproduced (the sample is not a mapping, or holds INF/NaN or a date)."""
+    reproduced (the sample is not a mapping, or holds INF/NaN or an impossible date)."""
     if not isinstance(sample, Mapping):
         return None
     try:
@@ -71,8 +71,10 @@ def _php(node: Node, budget: Budget) -> PhpValue:
         raise Unhashable("alias expansion")
     if isinstance(node, Scalar):
         value = scalar_value(node)
+        if isinstance(value, Timestamp) and value == 0 and not node.text.startswith("1970"):
+            raise Unhashable("a date PHP rolls over")
         if isinstance(value, Timestamp):
-            raise Unhashable("timestamp")
+            return int(value)
         if isinstance(value, int) and not isinstance(value, bool) and not -_INT64 <= value < _INT64:
             return float(value)  # hexadecimal and octal past PHP_INT_MAX: PHP's own overflow
         assert value is None or isinstance(value, (bool, int, float, str))

@@ -16,13 +16,14 @@ Everything else takes our tree's value. A PHP "array" is a mapping or a sequence
 from __future__ import annotations
 
 import re
+from datetime import datetime, timedelta, timezone
 
 from evalyaml.analysis.yamltree import Mapping, Node, PyValue, Scalar, Sequence
 
 _TIMESTAMP = re.compile(
-    r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}"
-    r"(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?"
-    r"(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?")
+    r"(?P<y>[0-9]{4})-(?P<mo>[0-9]{1,2})-(?P<d>[0-9]{1,2})"
+    r"(?:(?:[Tt]|[ \t]+)(?P<h>[0-9]{1,2}):(?P<mi>[0-9]{2}):(?P<s>[0-9]{2})(?:\.[0-9]*)?"
+    r"(?:[ \t]*(?P<tz>Z|(?P<sign>[-+])(?P<th>[0-9]{1,2})(?::(?P<tm>[0-9]{2}))?))?)?")
 _PLUS_NUMBER = re.compile(r"\+[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?")
 _LEGACY_OCTAL = re.compile(r"0[0-7]+")
 _INDEX_KEY = re.compile(r"0|[1-9][0-9]*")
@@ -33,9 +34,27 @@ _NUMERIC_STRING = re.compile(r"[ \t\n\r\v\f]*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]
 
 
 class Timestamp(int):
-    """An integer symfony/yaml made from a date: kept apart so messages can say so."""
+    """An integer symfony/yaml made from a date (its Unix time, UTC unless the text names a
+    zone): kept apart so messages can say so."""
 
     __slots__ = ()
+
+
+def _timestamp(match: re.Match[str]) -> Timestamp | None:
+    """`(new DateTime($text, new DateTimeZone('UTC')))->getTimestamp()`, or None for a date
+    PHP would roll over (2026-02-30) rather than refuse, which evalyaml does not imitate."""
+    parts = match.groupdict()
+    offset = 0
+    if parts["sign"]:
+        offset = (int(parts["th"]) * 60 + int(parts["tm"] or 0)) * 60
+        offset = offset if parts["sign"] == "+" else -offset
+    try:
+        moment = datetime(int(parts["y"]), int(parts["mo"]), int(parts["d"]),
+                          int(parts["h"] or 0), int(parts["mi"] or 0), int(parts["s"] or 0),
+                          tzinfo=timezone(timedelta(seconds=offset)))
+    except ValueError:
+        return None
+    return Timestamp(int(moment.timestamp()))
 
 
 def scalar_value(node: Scalar) -> PyValue:
@@ -47,8 +66,9 @@ def scalar_value(node: Scalar) -> PyValue:
             return lowered == "true"
         if lowered in ("null", "~", ""):
             return None
-        if _TIMESTAMP.fullmatch(text):
-            return Timestamp(0)
+        stamp = _TIMESTAMP.fullmatch(text)
+        if stamp:
+            return _timestamp(stamp) or Timestamp(0)
         if _PLUS_NUMBER.fullmatch(text):
             return float(text)
         if _LEGACY_OCTAL.fullmatch(text):
