@@ -11,7 +11,7 @@ from __future__ import annotations
 from evalyaml.analysis.findings import FindingSink
 from evalyaml.analysis.parse import parse_text
 from evalyaml.analysis.yamltree import Mapping, Node, Sequence
-from evalyaml.formats.padosoft import row_hash
+from evalyaml.formats.padosoft import row_hash, row_identities
 
 CASES = r"""name: rowhash.cases
 samples:
@@ -133,3 +133,10 @@ def test_plain_dates_hash_as_symfony_timestamps() -> None:
 def test_what_cannot_be_reproduced_has_no_hash() -> None:
     assert _one("  - id: a\n    input: {x: .inf}\n    expected_output: e\n") is None
     assert _one("  - id: a\n    input: {when: 2026-02-30}\n    expected_output: e\n") is None
+
+
+def test_row_identities_for_hover() -> None:
+    rows = row_identities(FACTUALITY)
+    assert [(r.id, r.short, r.span.start.line, r.span.end.line) for r in rows] == [
+        ("capital-france", "f043953a149a", 3, 8), ("refund-policy", "5518d853e03f", 10, 15)]
+    assert row_identities("samples: [") == []

@@ -28,10 +28,11 @@ from evalyaml.formats.padosoft.dataset import check_dataset
 from evalyaml.formats.padosoft.eval_set import check_eval_set
 from evalyaml.formats.padosoft.ide import IDE
 from evalyaml.formats.padosoft.kinds import CALIBRATION, DATASET, EVAL_SET
-from evalyaml.formats.padosoft.rowhash import row_hash
+from evalyaml.formats.padosoft.rowhash import RowIdentity, row_hash, row_identities
 from evalyaml.syntax.json import parse_json
 
-__all__ = ["CALIBRATION", "DATASET", "EVAL_SET", "FORMAT", "PadosoftFormat", "row_hash"]
+__all__ = ["CALIBRATION", "DATASET", "EVAL_SET", "FORMAT", "PadosoftFormat", "RowIdentity",
+           "row_hash", "row_identities"]
 
 _DUPLICATE = re.compile(r"^duplicate key '(?P<key>.*)': only the first")
 _DOCUMENT_START = re.compile(r"^---(?=[ \t]|\r?$)", re.MULTILINE)

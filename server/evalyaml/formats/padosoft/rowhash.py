@@ -18,9 +18,13 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+from dataclasses import dataclass
 from decimal import Decimal
 from functools import cmp_to_key
 
+from evalyaml.analysis.findings import FindingSink
+from evalyaml.analysis.parse import parse_text
+from evalyaml.analysis.text import Span
 from evalyaml.analysis.yamltree import MERGE_TAG, Budget, Mapping, Node, Scalar, Sequence
 from evalyaml.formats.padosoft.values import Timestamp, scalar_value
 
@@ -31,6 +35,7 @@ _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r
             "\t": "\\t", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 _NEEDS_ESCAPE = re.compile('["\\\\\x00-\x1f\u2028\u2029]')
 _INT64 = 2**63
+SHORT_LENGTH = 12  # RowHash::SHORT_LENGTH: enough to be unambiguous in a table
 
 
 class Unhashable(Exception):
@@ -56,6 +61,36 @@ def row_hash(sample: Node) -> str | None:
         return hash_parts(input_value, expected)
     except (Unhashable, RecursionError):
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class RowIdentity:
+    """One sample's row hash and where the sample is, for hover: the engine shows `short`
+    (what eval-harness prints in tables and CLI lines) for the sample under the cursor."""
+
+    id: str | None
+    span: Span
+    hash: str
+
+    @property
+    def short(self) -> str:
+        return self.hash[:SHORT_LENGTH]
+
+
+def row_identities(text: str) -> list[RowIdentity]:
+    """Every sample of a dataset text with its row hash; samples that cannot be hashed (and
+    text that does not parse) are left out."""
+    parsed = parse_text(text, FindingSink(strict=False))
+    root = parsed.documents[0] if parsed.ok and parsed.documents else None
+    samples = root.get("samples") if isinstance(root, Mapping) else None
+    out: list[RowIdentity] = []
+    for sample in samples.items if isinstance(samples, Sequence) else []:
+        digest = row_hash(sample)
+        if digest is not None and isinstance(sample, Mapping):
+            sample_id = sample.get("id")
+            out.append(RowIdentity(sample_id.text if isinstance(sample_id, Scalar) else None,
+                                   parsed.span(sample), digest))
+    return out
 
 
 def hash_parts(input_value: PhpValue, expected: PhpValue) -> str:
