@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from evalyaml.analysis.options import Options
-from evalyaml.formats.base import Claim, NearMiss, Tier
+from evalyaml.formats.base import Claim, Format, NearMiss, Tier
 from evalyaml.formats.padosoft import CALIBRATION, DATASET, EVAL_SET, FORMAT
 
 CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus"
@@ -19,6 +19,7 @@ PADOSOFT = {
     "padosoft-eval-harness/tests/Fixtures/calibration/judge-cases.v1.yaml": CALIBRATION,
 }
 OPTIONS = Options(today=date(2026, 11, 21))
+PROTOCOL: Format = FORMAT  # mypy checks that the format satisfies the engine's protocol
 
 DATASET_TEXT = """schema_version: eval-harness.dataset.v1
 name: rag.smoke

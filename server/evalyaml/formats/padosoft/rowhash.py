@@ -47,13 +47,14 @@ PhpKey = int | str
 PhpValue = None | bool | int | float | str | list["PhpValue"] | dict[PhpKey, "PhpValue"]
 
 
-def row_hash(sample: Node) -> str | None:
+def row_hash(sample: Node, budget: Budget | None = None) -> str | None:
     """The sha256 hex digest eval-harness gives this sample, or None when it cannot be
-    reproduced (the sample is not a mapping, or holds INF/NaN or an impossible date)."""
+    reproduced (the sample is not a mapping, or holds INF/NaN or an impossible date). `budget`
+    bounds alias expansion; share one across the samples of a file."""
     if not isinstance(sample, Mapping):
         return None
     try:
-        budget = Budget(100_000)
+        budget = budget or Budget(100_000)
         input_node = sample.get("input")
         expected_node = sample.get("expected_output")
         input_value = _php(input_node, budget) if input_node is not None else None
@@ -84,8 +85,9 @@ def row_identities(text: str) -> list[RowIdentity]:
     root = parsed.documents[0] if parsed.ok and parsed.documents else None
     samples = root.get("samples") if isinstance(root, Mapping) else None
     out: list[RowIdentity] = []
+    budget = Budget(max(100_000, 2 * len(text)))  # an alias bomb stops early, once per file
     for sample in samples.items if isinstance(samples, Sequence) else []:
-        digest = row_hash(sample)
+        digest = row_hash(sample, budget)
         if digest is not None and isinstance(sample, Mapping):
             sample_id = sample.get("id")
             out.append(RowIdentity(sample_id.text if isinstance(sample_id, Scalar) else None,
