@@ -6,7 +6,13 @@ eval-harness is a PHP package; its loaders are the contract (`YamlDatasetLoader`
 the newer commits of the search index. They stop at the first problem; this package reports
 every one, located, with the loader's message. Rules live in `dataset`, `calibration`,
 `eval_set` and `knobs`; recognition in `detect`; YAML is read the way symfony/yaml reads it
-(`values`).
+(`values`); `rowhash` reproduces the row identity eval-harness joins runs on.
+
+Not checked, because the file cannot say: which metrics a dataset runs (they are registered in
+PHP), so an `expected_output` shape is flagged only when no metric could use it; that a
+registrar's dataset name equals the file's `name`; a JSON-encoded id list in a string; and
+symfony/yaml parse errors our YAML reader does not share (it refuses `true:` and `~:` keys in
+flow mappings; ours refuses `10:00:00` in a flow mapping, which symfony reads).
 """
 
 from __future__ import annotations

@@ -36,10 +36,7 @@ class Context:
 
     def value_span(self, key: Node, value: Node | None) -> Span:
         """The value, or its key when the value has no text of its own (`name:` alone)."""
-        if value is None or (isinstance(value, Scalar) and not value.text and value.is_plain
-                             and value.end <= value.start):
-            return self.span(key)
-        if isinstance(value, Scalar) and not value.text and value.is_plain:
+        if value is None or (isinstance(value, Scalar) and not value.text and value.is_plain):
             return self.span(key)
         return self.span(value)
 
