@@ -135,6 +135,18 @@ def parse_json(text: str, sink: FindingSink, *, base_line: int = 0) -> ParsedTex
     Node offsets are code points into `text`. `documents` is `[root]`, or `[]` when the text
     is empty or the parse stopped (then `ok` is False).
     """
+    lines = LineIndex(text)
+    root = read_json(text, sink, base_line=base_line, lines=lines)
+    return ParsedText(text, lines, [root] if root is not None else [], ok=root is not None)
+
+
+def read_json(text: str, sink: FindingSink, *, base_line: int = 0,
+              lines: LineIndex | None = None) -> Node | None:
+    """`parse_json` without the `ParsedText`: the root, or None when the parse stopped.
+
+    For callers that keep only the tree and the findings (a JSONL row): the `LineIndex` is
+    built only when there is a finding to place.
+    """
     reader = _Reader(text)
     root: Node | None
     try:
@@ -142,18 +154,17 @@ def parse_json(text: str, sink: FindingSink, *, base_line: int = 0) -> ParsedTex
     except _Stop as stop:
         reader.notes.append((stop.code, stop.message, stop.start, stop.end, stop.related, ()))
         root = None
-    lines = LineIndex(text)
-    for code, message, start, end, related, fixes in reader.notes:
-        sink.add(
-            code, message, lines.span(start, end).shifted(base_line),
-            related=tuple(Related(None, lines.span(s, e).shifted(base_line), m)
-                          for s, e, m in related),
-            fixes=tuple(Fix(title, (TextEdit(lines.span(s, e).shifted(base_line), new),),
-                            preferred=True) for title, s, e, new in fixes),
-        )
-    if root is None:
-        return ParsedText(text, lines, [], ok=False)
-    return ParsedText(text, lines, [root], ok=True)
+    if reader.notes:
+        index = lines or LineIndex(text)
+        for code, message, start, end, related, fixes in reader.notes:
+            sink.add(
+                code, message, index.span(start, end).shifted(base_line),
+                related=tuple(Related(None, index.span(s, e).shifted(base_line), m)
+                              for s, e, m in related),
+                fixes=tuple(Fix(title, (TextEdit(index.span(s, e).shifted(base_line), new),),
+                                preferred=True) for title, s, e, new in fixes),
+            )
+    return root
 
 
 def describe(text: str, pos: int) -> str:

@@ -1,59 +1,46 @@
 """JSON Lines: one JSON text per line, each parsed from its own text and placed at its line.
 
 Decisions:
-- Rows end at LF only, as the JSON Lines convention says. A CR before the LF is dropped with
-  it (CRLF files); a lone CR stays inside its row, where JSON reads it as whitespace. That is
-  rare, and whatever a lone CR means to a given reader, it is no row separator to ours.
-  `LineIndex` (and so the editor) does start a new line after it, which is why a row's line
-  number comes from the file's `LineIndex` and not from counting rows: findings stay exact.
-- U+2028, U+2029 and NEL are ordinary characters, never row ends (`str.splitlines` would end a
-  row there and cut a string in two).
-- A blank row (nothing but spaces, tabs and CR) is skipped; it is no value and no error.
-- Each row is parsed by `parse_line`, from its text alone, with positions relative to that text
-  (line 0); `parse_jsonl` moves the findings down to the row's line with `Finding.shifted`. So
-  a cache keyed by the row's text can hand back a row unchanged wherever it moves, the way
-  dataset cases are placed: pass a caching `parse_line` in.
-- Syntax only: that every row must be an object is a rule of the formats that use JSONL, which
+- Rows are the lines `syntax.lines` gives: broken at LF, CRLF and a lone CR, as LSP breaks them
+  (and as Python's text-mode files do, which is how most harnesses read JSONL), never at
+  U+2028, U+2029 or NEL, which JSON allows inside strings (`str.splitlines` would cut such a
+  string in two). So row numbers are the editor's line numbers, and a row never holds a break.
+- A blank row (nothing but spaces and tabs) is skipped: no value and no error.
+- Each row is parsed from its text alone, with positions relative to it (line 0), and its
+  findings are moved to its line with `Finding.shifted`. So the `LineCache` of `syntax.lines`,
+  keyed by the row's text, hands back an unchanged row wherever it moves, the way dataset
+  cases are placed: an edit to a 100,000-row file parses only the rows it changed.
+- A byte-order mark is skipped at the start of the file (as `parse_json` does) and reported at
+  the start of any other row, where it is a stray character a JSON reader refuses.
+- Syntax only: that every row must be an object is a rule of the formats that use JSONL; they
   call `require_objects` (EY200) when they want it.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
-from evalyaml.analysis.findings import Finding, FindingSink
+from evalyaml.analysis.findings import FindingSink
 from evalyaml.analysis.text import LineIndex, Position, Span
 from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
-from evalyaml.syntax.json import parse_json
-
-_LONE_CR = re.compile(r"\r(?!\n)")
+from evalyaml.syntax.json import SYNTAX, read_json
+from evalyaml.syntax.lines import LineCache, LineResult, analyze_lines
 
 
 @dataclass(frozen=True, slots=True)
-class LineParse:
-    """One row parsed from its own text: what a per-row cache keeps.
-
-    Node offsets are code points into the row's text; findings are on line 0 (or further down
-    only after a lone CR inside the row).
-    """
+class RowTree:
+    """A row's tree, with offsets relative to the row's text; None when it does not parse."""
 
     root: Node | None
     ok: bool
-    findings: tuple[Finding, ...]
 
 
-def parse_line(text: str, strict: bool) -> LineParse:
-    """Parse one row's text (without its line break)."""
+def parse_row(text: str, *, strict: bool) -> LineResult[RowTree]:
+    """One row's text (without its line break): its tree, and its findings on line 0."""
     sink = FindingSink(strict=strict)
-    parsed = parse_json(text, sink)
-    return LineParse(parsed.documents[0] if parsed.documents else None, parsed.ok,
-                     tuple(sink.findings))
-
-
-LineParser = Callable[[str, bool], LineParse]
-"""`parse_line`, or a function that caches it by (row text, strict)."""
+    root = read_json(text, sink)
+    return LineResult(tuple(sink.findings), RowTree(root, root is not None))
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,34 +60,31 @@ class JsonlDoc:
     rows: list[Line]  # the non-blank rows, in order
 
     def span(self, row: Line, node: Node) -> Span:
-        """A node of `row`'s tree in file positions."""
+        """A node of `row`'s tree, in file positions."""
         return self.lines.span(row.start_offset + node.start, row.start_offset + node.end)
 
 
-def parse_jsonl(text: str, sink: FindingSink, *, parse: LineParser = parse_line) -> JsonlDoc:
-    """Parse every non-blank row; findings go to `sink` in file positions."""
+def parse_jsonl(text: str, sink: FindingSink, *, cache: LineCache[RowTree] | None = None
+                ) -> JsonlDoc:
+    """Parse every non-blank row; findings go to `sink` in file positions.
+
+    With `cache` (one per open document), rows whose text has not changed are not parsed again.
+    """
+    strict = sink.strict
+    placed = analyze_lines(text, partial(parse_row, strict=strict), cache=cache,
+                           context=("jsonl", strict))
     lines = LineIndex(text)
     rows: list[Line] = []
-    strict = sink.strict
-    by_line = _LONE_CR.search(text) is not None  # else row i is line i
-    offset = 0
     findings = sink.findings
-    for number, raw in enumerate(text.split("\n")):
-        start = offset
-        offset += len(raw) + 1
-        row = raw[:-1] if raw.endswith("\r") else raw
-        if not row.strip(" \t\r"):
-            continue
-        if by_line:
-            number = lines.position(start).line  # noqa: PLW2901 - the file's numbering wins
-        result = parse(row, strict)
-        rows.append(Line(number, start, result.root, result.ok))
-        if result.findings:
-            findings.extend(f.shifted(number) for f in result.findings)
-        if row.startswith("\ufeff") and start:
-            sink.add("EY110", "U+FEFF (a byte-order mark) is not whitespace in JSON, and "
-                     "belongs only at the start of a file; remove it",
-                     Span(Position(number, 0), Position(number, 1)))
+    for row in placed:
+        facts = row.result.facts
+        rows.append(Line(row.line, lines.line_start(row.line), facts.root, facts.ok))
+        if row.result.findings:
+            findings.extend(row.findings())
+        if row.line and row.text.startswith("\ufeff"):
+            sink.add(SYNTAX, "U+FEFF (a byte-order mark) is not whitespace in JSON and belongs "
+                     "only at the start of a file; remove it",
+                     Span(Position(row.line, 0), Position(row.line, 1)))
     return JsonlDoc(text, lines, rows)
 
 
@@ -118,12 +102,10 @@ def _kind(node: Node) -> str:
     if isinstance(node, Sequence):
         return "an array"
     if isinstance(node, Scalar):
-        value = node.value
-        if node.style == '"':
+        if node.style:
             return "a string"
+        value = node.value
         if value is None:
             return "null"
-        if isinstance(value, bool):
-            return "a boolean"
-        return "a number"
+        return "a boolean" if isinstance(value, bool) else "a number"
     return "not a value"  # pragma: no cover - JSON builds only the three node kinds
