@@ -9,10 +9,10 @@ Threading model (ARCHITECTURE.md, "Threading model"):
   files to re-read from disk. Document work is coalesced per document and always reads the
   *latest* text when it starts, so a burst of keystrokes costs one analysis, and a result for
   a version that has meanwhile been superseded is dropped before it is published.
-- The indexer thread builds a complete index in the background (progress is reported to the
-  client) and hands it to the engine as a task; until then the open documents are analysed
-  against a small index of their own and get their own findings at once, without cross-file
-  findings that an unfinished index would get wrong.
+- The indexer thread (`indexing`) builds a complete index in the background (progress is
+  reported to the client) and hands it to the engine as a task (`Engine.install`); until then
+  the open documents are analysed against a small index of their own and get their own
+  findings at once, without cross-file findings that an unfinished index would get wrong.
 
 Results go back to the event loop through `loop.call_soon_threadsafe`; only the loop writes to
 the client. The engine sees the server through `EngineHost` only (a fake host will do in a test).
@@ -26,8 +26,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any, Protocol
@@ -39,10 +38,11 @@ from evalyaml.analysis.findings import Finding
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
 from evalyaml.dispatch import analyze_text
-from evalyaml.lsp import convert
+from evalyaml.lsp import convert, indexing
 from evalyaml.lsp.documents import Document, DocumentStore, path_to_uri
 from evalyaml.lsp.guard import INJECTED_FAILURES
-from evalyaml.lsp.index import EditorWorkspace, index_workers
+from evalyaml.lsp.index import EditorWorkspace
+from evalyaml.lsp.indexing import IndexJob, ProgressSink, Snapshot
 from evalyaml.lsp.positions import Encoding, PositionMapper
 from evalyaml.lsp.settings import Settings
 from evalyaml.lsp.texts import DiskTexts
@@ -93,13 +93,6 @@ class ReportSink(Protocol):
     def index_installed(self) -> None: ...
 
 
-class ProgressSink(Protocol):
-    """Progress of one long job, from any thread (`progress.Progress`)."""
-
-    def report(self, done: int, total: int) -> None: ...
-    def done(self, message: str) -> None: ...
-
-
 class EngineHost(Protocol):
     """What the engine needs of the server (`session.EvalServer` is one): the open documents'
     latest text, the client's position encoding and whether it shows related information, a way
@@ -115,14 +108,6 @@ class EngineHost(Protocol):
     def diagnostics(self) -> ReportSink: ...
     def post(self, fn: Callable[..., None], *args: Any) -> None: ...
     def progress_reporter(self, title: str) -> ProgressSink: ...
-
-
-@dataclass(slots=True)
-class _Indexing:
-    roots: list[Path]
-    settings: Settings
-    generation: int
-    token: str = field(default="")
 
 
 class Engine:
@@ -353,56 +338,16 @@ class Engine:
         """Build a new index in the background; install it when complete (any thread)."""
         with self._cond:
             self.generation += 1
-            job = _Indexing(list(roots), settings, self.generation)
+            job = IndexJob(list(roots), settings, self.generation)
             self.roots = list(roots)
         if not self.ready and settings != self.settings:
             self.task(lambda: self._early_settings(settings))
-        thread = threading.Thread(target=self._index, args=(job,), name="evalyaml-indexer",
-                                  daemon=True)
-        thread.start()
+        indexing.start(self, job, self.server.progress_reporter)
 
-    def _index(self, job: _Indexing) -> None:
-        progress = self.server.progress_reporter("Indexing eval files")
-        try:
-            # Open documents first: give the engine the processor until the documents the
-            # client opened with the workspace are analysed and published.
-            time.sleep(0.05)
-            deadline = time.monotonic() + 30
-            while not self.idle() and time.monotonic() < deadline:
-                time.sleep(0.02)
-            log.debug("indexing starts (engine idle: %s)", self.idle())
-            started = time.perf_counter()
-            workers, large_file = index_workers(job.roots)
-            if large_file:
-                self.case_pool.start()  # warm by the time the large file is analysed
-            workspace = EditorWorkspace(job.roots, job.settings, self.today,
-                                        workers=workers, mapper=self.case_pool.map)
-            snapshot: Future[list[tuple[Path, str, FileAnalysis | None, Options]]] = Future()
-            self.task(lambda: snapshot.set_result(self._open_snapshot()))
-            try:
-                adopted = snapshot.result(timeout=60)
-            except TimeoutError:
-                adopted = []  # the engine is stuck on something big: index them twice
-            count = 0
-            for path, text, analysis, options in adopted:
-                if workspace.options(path) == options:  # same settings: still valid
-                    workspace.adopt(path, text, analysis)  # not read or analysed again
-                    count += 1
-            log.debug("adopted %d open documents", count)
-            workspace.index_all(progress=progress.report)
-            log.info("indexed %d files in %.2f s", len(workspace.paths()),
-                     time.perf_counter() - started)
-        except Exception:
-            log.exception("indexing failed")
-            progress.done("indexing failed")
-            return
-        progress.done(f"{len(workspace.eval_files())} eval files")
-        self.task(lambda: self._install(job, workspace))
-
-    def _open_snapshot(self) -> list[tuple[Path, str, FileAnalysis | None, Options]]:
+    def open_snapshot(self) -> Snapshot:
         """The open documents as last analysed, with the options they were analysed with
         (engine thread)."""
-        out: list[tuple[Path, str, FileAnalysis | None, Options]] = []
+        out: Snapshot = []
         for path, uri in self._open_paths.items():
             doc = self.server.store.get(uri)
             analysed = self.analyses.get(uri)
@@ -410,7 +355,8 @@ class Engine:
                 out.append((path, doc.text, analysed[1], self.workspace.options(path)))
         return out
 
-    def _install(self, job: _Indexing, workspace: EditorWorkspace) -> None:
+    def install(self, job: IndexJob, workspace: EditorWorkspace) -> None:
+        """Make a complete index the live one, unless a newer one is on its way (engine thread)."""
         if job.generation != self.generation:
             return  # settings changed again while indexing: a newer index is on its way
         before = set(self.workspace.reported_files())
