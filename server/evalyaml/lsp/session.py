@@ -94,6 +94,7 @@ class EvalServer(BaseServer):
             loop.call_soon_threadsafe(guard_call, fn, *args)
 
     def progress_reporter(self, title: str) -> Progress:
+        """Work-done progress for a new long job (from any thread)."""
         return Progress(self, title)
 
     async def in_thread(self, fn: Callable[..., T], *args: Any) -> T:
@@ -103,6 +104,7 @@ class EvalServer(BaseServer):
 
     # ------------------------------------------------------------------ documents and files
     def mapper(self, doc: Document) -> PositionMapper:
+        """Positions in `doc`'s text, in the client's encoding."""
         return doc.mapper(self.encoding)
 
     def uri_for(self, path: Path) -> str:
