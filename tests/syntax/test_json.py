@@ -361,6 +361,8 @@ FINDINGS: list[tuple[str, list[tuple[str, tuple[int, int, int, int], str]]]] = [
                    "this string is not closed: expected '\"' before the end of the line")]),
     ('{"a": ]', [("EY110", (0, 6, 0, 7), "expected a value, found ']'")]),
     ("[1,,2]", [("EY110", (0, 3, 0, 4), "expected a value, found ','")]),
+    ("[1 nonsense]", [("EY110", (0, 3, 0, 4),  # not a value: no comma can be missing here
+                       "expected ',' or ']' after an item, found 'nonsense'")]),
     ("{,}", [("EY110", (0, 1, 0, 2),
               "expected a member name in double quotes or '}', found ','")]),
     ('{"a": 1,,}', [("EY110", (0, 8, 0, 9),
