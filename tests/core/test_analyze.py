@@ -154,12 +154,21 @@ def test_corpus_of_other_projects_eval_files_gets_no_finding() -> None:
     files = _corpus_files()
     assert len(files) >= 150
     noisy = []
+    claimed = {}
     for path in files:
         relative = path.relative_to(CORPUS).as_posix()
         analysis = analyze_bytes(path.read_bytes(), relative, OPTIONS, explicit=True)
-        if analysis.kind is not None or analysis.findings:
+        if analysis.findings:
             noisy.append(f"{relative}: {analysis.kind} {rows(analysis.findings)[:3]}")
+        if analysis.kind is not None:
+            claimed[relative] = analysis.kind.value
     assert noisy == []
+    # Only the formats we serve claim files, and only their own (Padosoft's two real files).
+    assert claimed == {
+        "padosoft-eval-harness/readme-extracted/eval/golden/factuality.yml": "Padosoft dataset",
+        "padosoft-eval-harness/tests/Fixtures/calibration/judge-cases.v1.yaml":
+            "Padosoft calibration file",
+    }
 
 
 # -- hostile input ------------------------------------------------------------------------------

@@ -99,7 +99,8 @@ def test_in_scope_matches_discovery(tree: Tree) -> None:
     assert in_scope(tree.root / "rubrics" / "a.yaml", tree.root, config)
     assert not in_scope(tree.root / "drafts" / "a.yaml", tree.root, config)
     assert not in_scope(tree.root / "node_modules" / "a.yaml", tree.root, config)
-    assert not in_scope(tree.root / "rubrics" / "a.json", tree.root, config)
+    assert not in_scope(tree.root / "rubrics" / "a.txt", tree.root, config)
+    assert in_scope(tree.root / "eval" / "sets" / "a.json", tree.root, config)  # a format's
     assert not in_scope(tree.root.parent / "a.yaml", tree.root, config)
     # a folder named explicitly is in scope even when excluded
     assert in_scope(tree.root / "drafts" / "a.yaml", tree.root / "drafts", config)

@@ -61,7 +61,7 @@ def _catalogue(*codes: Code) -> dict[str, Code]:
 B, C, A, H = CodeClass.BROKEN, CodeClass.CONTRACT, CodeClass.ADVICE, CodeClass.HINT
 
 CODES: dict[str, Code] = _catalogue(
-    # EY1xx: the file cannot be read as YAML.
+    # EY1xx: the file cannot be read as YAML (or as strict JSON / JSONL: EY110-EY113).
     Code("EY100", "unreadable-file", B, "The file is not UTF-8 text."),
     Code("EY101", "yaml-syntax", B, "YAML syntax error."),
     Code("EY102", "duplicate-key", B, "A mapping has the same key twice."),

@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import PurePath
 
 from evalyaml.analysis.kinds import Kind
-from evalyaml.formats import contract
+from evalyaml.formats import contract, padosoft
 from evalyaml.formats.base import Claim, Format, NearMiss, Refusal
 
-FORMATS: tuple[Format, ...] = (contract.FORMAT,)
+FORMATS: tuple[Format, ...] = (contract.FORMAT, padosoft.FORMAT)
 FALLBACK: Format = FORMATS[0]
 
 _BY_NAME: dict[str, Format] = {f.name: f for f in FORMATS}

@@ -22,10 +22,11 @@ from evalyaml.analysis.findings import Fix, Related
 from evalyaml.analysis.model import CaseSummary, Definition
 from evalyaml.analysis.suggest import rank
 from evalyaml.analysis.text import Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.analysis.yamltree import ExpansionLimit, Mapping, Node, Scalar, Sequence
 from evalyaml.formats.padosoft import knobs
 from evalyaml.formats.padosoft.common import Context, Typos, typo_note
 from evalyaml.formats.padosoft.kinds import DATASET, DATASET_VERSION
+from evalyaml.formats.padosoft.rowhash import SHORT_LENGTH, row_hash
 from evalyaml.formats.padosoft.values import (
     describe,
     is_array,
@@ -225,7 +226,22 @@ def _check_sample(ctx: Context, sample: Node, index: int, seen: dict[str, Node]
             knobs.check_metadata(ctx, value, sample_id or "")
     typos.report_all_extra(ctx, "EY513", who, "its value has no effect",
                            exclude=("id", "input", "expected_output"))
-    return CaseSummary(sample_id, ctx.span(sample), ctx.span(id_node) if id_node else None)
+    return CaseSummary(sample_id, ctx.span(sample), ctx.span(id_node) if id_node else None,
+                       detail=_row_identity(sample))
+
+
+def _row_identity(sample: Mapping) -> str | None:
+    """Hover text on the sample's id: the hash eval-harness joins runs on (see rowhash.py)."""
+    try:
+        digest = row_hash(sample)
+    except ExpansionLimit:
+        return None
+    if digest is None:
+        return None
+    return (f"Row identity (eval-harness `RowHash`): `{digest[:SHORT_LENGTH]}`\n\n"
+            f"sha256 `{digest}` of this sample's `input` and `expected_output`; runs are "
+            "joined on it, so editing either starts a new row, while renaming the id or "
+            "editing metadata keeps the row's history.")
 
 
 def _check_id(ctx: Context, sample: Mapping, index: int, typos: Typos, *,
