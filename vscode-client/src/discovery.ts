@@ -10,7 +10,7 @@
  *   2. the interpreter selected in the Python extension, if `<python> -c "import evalyaml"`
  *      succeeds: `<python> -m evalyaml lsp`;
  *   3. `evalyaml` on PATH: `evalyaml lsp`;
- *   4. the bundled server (`bundled/tool/evalyaml_server.py`, run as `<python> -I <launcher>`)
+ *   4. the bundled server (`bundled/tool/evalyaml_server.py`, run as `<python> -I <launcher> lsp`)
  *      with the first Python 3.11+ among the Python extension's interpreter, `python3` and
  *      `python` on PATH, and on Windows `py -3`.
  */
@@ -231,7 +231,7 @@ export async function discoverServer(input: DiscoveryInput, probe: DiscoveryProb
       attempts.push({ source: 'bundled', what });
       return {
         ok: true,
-        server: { command: c.command, args: [...c.args, '-I', launcher], source: 'bundled', detail: `Python ${v.version}, ${c.label}` },
+        server: { command: c.command, args: [...c.args, '-I', launcher, ...SERVER_ARGS], source: 'bundled', detail: `Python ${v.version}, ${c.label}` },
         attempts,
       };
     }

@@ -126,11 +126,11 @@ describe('the bundled server', () => {
     assert.ok(r.ok);
     assert.deepEqual(r.server, {
       command: '/usr/bin/python3',
-      args: ['-I', LAUNCHER],
+      args: ['-I', LAUNCHER, 'lsp'],
       source: 'bundled',
       detail: 'Python 3.12.3, `python3` on PATH',
     });
-    assert.match(describeServer(r.server), /^Starting \/usr\/bin\/python3 -I \/ext\/bundled\/tool\/evalyaml_server\.py \(the server bundled with the extension, run by Python 3\.12\.3, `python3` on PATH; no evalyaml\.server\.path/);
+    assert.match(describeServer(r.server), /^Starting \/usr\/bin\/python3 -I \/ext\/bundled\/tool\/evalyaml_server\.py lsp \(the server bundled with the extension, run by Python 3\.12\.3, `python3` on PATH; no evalyaml\.server\.path/);
   });
 
   it('prefers the Python extension’s interpreter, skipping one older than 3.11', async () => {
@@ -154,7 +154,7 @@ describe('the bundled server', () => {
     const probe = fakeProbe({ onPath: { py: 'C:\\Windows\\py.exe' }, pythons: { 'C:\\Windows\\py.exe -3': '3.11.9' } });
     const r = await discoverServer({ ...base, platform: 'win32', workspaceFolder: 'C:\\ws', bundledLauncher: 'C:\\ext\\bundled\\tool\\evalyaml_server.py' }, probe);
     assert.ok(r.ok);
-    assert.deepEqual(r.server.args, ['-3', '-I', 'C:\\ext\\bundled\\tool\\evalyaml_server.py']);
+    assert.deepEqual(r.server.args, ['-3', '-I', 'C:\\ext\\bundled\\tool\\evalyaml_server.py', 'lsp']);
   });
 
   it('is only the fallback: evalyaml on PATH wins over it', async () => {

@@ -119,7 +119,7 @@ describe('node probe', { skip: posix ? false : 'uses POSIX shell scripts' }, () 
     assert.ok(viaBundle.ok);
     assert.deepEqual(viaBundle.server, {
       command: join(bundledBin, 'python3'),
-      args: ['-I', '/ext/l.py'],
+      args: ['-I', '/ext/l.py', 'lsp'],
       source: 'bundled',
       detail: 'Python 3.11.4, `python3` on PATH',
     });

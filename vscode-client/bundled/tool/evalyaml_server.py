@@ -1,9 +1,10 @@
 """Runs the evalyaml language server bundled with the VS Code extension.
 
-The extension starts it as `<python> -I evalyaml_server.py` (isolated mode: PYTHONPATH, the user
-site and the current folder are ignored), so whatever the interpreter has installed, the bundled
-evalyaml and its bundled dependencies in ../libs (built by scripts/bundle-server.mjs) are the
-ones imported. Arguments are passed to the `evalyaml` command line; none means `lsp`.
+The extension starts it as `<python> -I evalyaml_server.py lsp` (isolated mode: PYTHONPATH,
+the user site and the current folder are ignored), so whatever the interpreter has installed,
+the bundled evalyaml and its bundled dependencies in ../libs (built by
+scripts/bundle-server.mjs) are the ones imported. Arguments are passed to the `evalyaml`
+command line; none means `lsp`.
 """
 
 import os
