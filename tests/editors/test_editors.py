@@ -39,9 +39,14 @@ def run(script: Path, *args: str, env: dict[str, str] | None = None) -> None:
 
 
 def nvim_011() -> str | None:
-    """An nvim of 0.11 or newer: $EY_NVIM_011, else `nvim` on PATH if it is new enough."""
-    candidates = [os.environ.get("EY_NVIM_011", ""), shutil.which("nvim") or ""]
+    """An nvim of 0.11 or newer: $EY_NVIM_011, else the one `.ci/editors-e2e.sh` installs,
+    else `nvim` on PATH if it is new enough."""
+    cache = Path(os.environ.get("EVALYAML_EDITORS_CACHE", Path.home() / ".cache/evalyaml-editors"))
+    candidates = [os.environ.get("EY_NVIM_011", ""), str(cache / "nvim-011" / "bin" / "nvim"),
+                  shutil.which("nvim") or ""]
     for nvim in filter(None, candidates):
+        if not os.access(nvim, os.X_OK):
+            continue
         try:
             proc = subprocess.run(
                 [nvim, "--headless", "-u", "NONE", "-i", "NONE",
