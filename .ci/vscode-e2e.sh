@@ -6,8 +6,10 @@
 # and the run is in a network namespace with only loopback (unshare -n). See
 # tests/editors/vscode/run.mjs.
 #
-#   EVALYAML_BIN            an installed server the bundled one is compared with on examples/
-#                           (default: .venv/bin/evalyaml, else `evalyaml` on PATH; none: skipped)
+#   EVALYAML_BIN            an installed server: the bundled one is compared with it on examples/,
+#                           and it is set as evalyaml.server.path in one extra profile, where it
+#                           must win (default: .venv/bin/evalyaml, else `evalyaml` on PATH;
+#                           none: both skipped)
 #   EVALYAML_EDITORS_CACHE  where Node 24 and code-server are installed and reused
 #                           (default: ~/.cache/evalyaml-editors)
 #   CODE_SERVER_VERSION     default 4.139.1 (VS Code 1.139.1)
@@ -129,6 +131,8 @@ done_step "bundled = installed"
 #    and chromium talk over 127.0.0.1 inside it), so the server cannot fetch anything.
 step "code-server run, bundled server, no network"
 export CODE_SERVER NODE24 VSIX CHROMIUM
+# Only for check (g), in a profile of its own: evalyaml.server.path still wins over the bundle.
+if [ -n "$EVALYAML_BIN" ] && [ -x "$EVALYAML_BIN" ]; then export EVALYAML_BIN; else unset EVALYAML_BIN; fi
 export ARTIFACTS=$ROOT/artifacts/vscode EXAMPLES=${EXAMPLES:-$ROOT/examples}
 if [ "$(id -u)" = 0 ] && unshare --net true 2> /dev/null; then
   unshare --net sh -c 'ip link set lo up && exec "$NODE24" tests/editors/vscode/run.mjs' || status=$?

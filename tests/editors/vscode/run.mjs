@@ -12,6 +12,8 @@
 //   CODE_SERVER     code-server's bin/code-server (run with NODE24)        required
 //   NODE24          a Node 24 binary for code-server                       default: `node` on PATH
 //   VSIX            the packaged extension (with the bundled server)       required
+//   EVALYAML_BIN    an installed server, for check (g): set as evalyaml.server.path in a
+//                   profile of its own, it must win over the bundled one   default: (g) skipped
 //   EXAMPLES        the example workspace (copied, never modified)         default: <repo>/examples
 //   ARTIFACTS       screenshots and logs                                   default: <repo>/artifacts/vscode
 //   CHROMIUM        default /usr/bin/chromium
@@ -31,6 +33,7 @@ const env = process.env;
 const CODE_SERVER = need('CODE_SERVER');
 const VSIX = need('VSIX');
 const NODE24 = env.NODE24 || 'node';
+const EVALYAML_BIN = env.EVALYAML_BIN ? resolve(env.EVALYAML_BIN) : undefined;
 const EXAMPLES = resolve(env.EXAMPLES || join(repo, 'examples'));
 const ARTIFACTS = resolve(env.ARTIFACTS || join(repo, 'artifacts', 'vscode'));
 const CHROMIUM = env.CHROMIUM || '/usr/bin/chromium';
@@ -236,6 +239,11 @@ try {
   await check('(d) the EY205 quick fix applies', quickFixApplies);
   await check('(e) YAML that is not an eval file gets nothing from evalyaml', notOursLeftAlone);
   await check('(f) no Python 3.11+ anywhere: one notification naming the fix, with a button to the setting', noServerNotification);
+  if (EVALYAML_BIN) {
+    await check('(g) evalyaml.server.path wins over the bundled server, and the output says so', serverPathOverrides);
+  } else {
+    log('(g) skipped: no EVALYAML_BIN');
+  }
   exitCode = results.some((r) => !r.ok) ? 1 : 0;
 } catch (err) {
   console.log(`FAIL harness: ${err && err.stack ? err.stack : err}`);
@@ -453,6 +461,40 @@ async function quickFixApplies() {
     throw new Error(`after "${title}" line ${pos.line} reads "${fixedLine.trim()}"`);
   }
   return `"${title}" -> line ${pos.line}: ${fixedLine.trim()}`;
+}
+
+async function serverPathOverrides() {
+  // A third code-server whose profile sets evalyaml.server.path to an installed evalyaml.
+  const profile = join(scratch, 'user-data-server-path');
+  mkdirSync(join(profile, 'User'), { recursive: true });
+  writeFileSync(join(profile, 'User', 'settings.json'), JSON.stringify({ ...settings, 'evalyaml.server.path': EVALYAML_BIN }, null, 2));
+  const base = await launchCodeServer(profile);
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  const mainPage = page;
+  page = await context.newPage();
+  page.setDefaultTimeout(TIMEOUT);
+  try {
+    await page.goto(`${base}/?folder=${encodeURIComponent(workspace)}`);
+    await page.locator('.monaco-workbench').waitFor();
+    const end = Date.now() + TIMEOUT;
+    let text = '';
+    while (Date.now() < end && !/client state: Starting -> Running/.test(text)) {
+      await page.waitForTimeout(500);
+      text = outputLog('evalyaml', profile);
+    }
+    writeFileSync(join(ARTIFACTS, 'evalyaml-output-server-path.log'), text);
+    const expected = `Starting ${EVALYAML_BIN} lsp (from evalyaml.server.path)`;
+    if (!text.includes(expected) || !/client state: Starting -> Running/.test(text)) {
+      throw new Error(`expected "${expected}" and a running client; output:\n${text || '(empty)'}`);
+    }
+    if (text.includes('bundled/tool/evalyaml_server.py')) {
+      throw new Error('the bundled server was started as well');
+    }
+    return expected;
+  } finally {
+    await context.close().catch(() => undefined);
+    page = mainPage;
+  }
 }
 
 async function noServerNotification() {
