@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# VS Code itself, end to end: the packaged extension (VSIX) in code-server (the npm package, a
-# full VS Code build that needs Node 24, which the npm package `node@24` provides), driven
-# through its UI by playwright-core with Debian's chromium. See tests/editors/vscode/run.mjs.
+# VS Code itself, end to end: the packaged extension (VSIX, with the server bundled in it) in
+# code-server (the npm package, a full VS Code build that needs Node 24, which the npm package
+# `node@24` provides), driven through its UI by playwright-core with Debian's chromium. The
+# extension runs its bundled server: nothing else is installed where code-server can see it,
+# and the run is in a network namespace with only loopback (unshare -n). See
+# tests/editors/vscode/run.mjs.
 #
-#   EVALYAML_BIN            server under test (default: .venv/bin/evalyaml, else `evalyaml` on PATH)
+#   EVALYAML_BIN            an installed server: the bundled one is compared with it on examples/,
+#                           and it is set as evalyaml.server.path in one extra profile, where it
+#                           must win (default: .venv/bin/evalyaml, else `evalyaml` on PATH;
+#                           none: both skipped)
 #   EVALYAML_EDITORS_CACHE  where Node 24 and code-server are installed and reused
 #                           (default: ~/.cache/evalyaml-editors)
 #   CODE_SERVER_VERSION     default 4.139.1 (VS Code 1.139.1)
@@ -29,7 +35,7 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 #    spdlog, sqlite3, ...).
 step "Debian packages"
 missing=()
-for pkg in chromium g++ make pkg-config python3 libkrb5-dev; do
+for pkg in chromium g++ make pkg-config python3 libkrb5-dev iproute2; do
   dpkg -s "$pkg" > /dev/null 2>&1 || missing+=("$pkg")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -74,7 +80,8 @@ fi
 cs_version | head -1
 done_step "code-server@$CODE_SERVER_VERSION"
 
-# 4. The extension, exactly as published: npm ci, lint, types, unit tests, VSIX.
+# 4. The extension, exactly as published: npm ci, lint, types, unit tests, VSIX (whose
+#    vscode:prepublish bundles server/evalyaml and its pinned pure-Python dependencies).
 step "VSIX"
 (
   cd vscode-client
@@ -85,6 +92,7 @@ step "VSIX"
   npm run --silent package
 )
 VSIX=$ROOT/vscode-client/evalyaml.vsix
+echo "VSIX: $(wc -c < "$VSIX") bytes"
 done_step "vsix (ci+lint+types+tests+package)"
 
 # 5. The harness.
@@ -92,19 +100,46 @@ step "harness"
 (cd tests/editors/vscode && npm ci --loglevel=error)
 done_step "playwright-core"
 
+# 6. The bundled server (pure-Python parser, pyrsistent for rpds) finds exactly what an
+#    installed evalyaml finds on the examples.
+status=0
 if [ -z "${EVALYAML_BIN:-}" ]; then
   if [ -x .venv/bin/evalyaml ]; then EVALYAML_BIN=$ROOT/.venv/bin/evalyaml; else EVALYAML_BIN=$(command -v evalyaml || true); fi
 fi
-if [ -z "$EVALYAML_BIN" ] || [ ! -x "$EVALYAML_BIN" ]; then
-  echo "FAIL setup: no evalyaml executable (set EVALYAML_BIN, or pip install -e . into .venv)"
-  exit 1
+step "bundled server = installed server"
+if [ -n "$EVALYAML_BIN" ] && [ -x "$EVALYAML_BIN" ]; then
+  scratch=$(mktemp -d)
+  for dir in examples examples/mistakes; do
+    b=0 i=0
+    python3 -I vscode-client/bundled/tool/evalyaml_server.py check --format json --today 2026-01-01 "$dir" > "$scratch/bundled.json" || b=$?
+    "$EVALYAML_BIN" check --format json --today 2026-01-01 "$dir" > "$scratch/installed.json" || i=$?
+    if [ "$b" = "$i" ] && cmp -s "$scratch/bundled.json" "$scratch/installed.json"; then
+      echo "PASS bundled server = $EVALYAML_BIN on $dir (exit $b, $(wc -c < "$scratch/bundled.json") bytes of JSON)"
+    else
+      echo "FAIL bundled server (exit $b) differs from $EVALYAML_BIN (exit $i) on $dir"
+      diff "$scratch/bundled.json" "$scratch/installed.json" | head -n 20 || true
+      status=1
+    fi
+  done
+  rm -rf "$scratch"
+else
+  echo "skipped: no installed evalyaml to compare with (set EVALYAML_BIN)"
 fi
+done_step "bundled = installed"
 
-step "run against $EVALYAML_BIN"
-status=0
-export CODE_SERVER NODE24 VSIX EVALYAML_BIN CHROMIUM
-ARTIFACTS=$ROOT/artifacts/vscode EXAMPLES=${EXAMPLES:-$ROOT/examples} \
+# 7. VS Code with the bundled server, in a network namespace with only loopback (code-server
+#    and chromium talk over 127.0.0.1 inside it), so the server cannot fetch anything.
+step "code-server run, bundled server, no network"
+export CODE_SERVER NODE24 VSIX CHROMIUM
+# Only for check (g), in a profile of its own: evalyaml.server.path still wins over the bundle.
+if [ -n "$EVALYAML_BIN" ] && [ -x "$EVALYAML_BIN" ]; then export EVALYAML_BIN; else unset EVALYAML_BIN; fi
+export ARTIFACTS=$ROOT/artifacts/vscode EXAMPLES=${EXAMPLES:-$ROOT/examples}
+if [ "$(id -u)" = 0 ] && unshare --net true 2> /dev/null; then
+  unshare --net sh -c 'ip link set lo up && exec "$NODE24" tests/editors/vscode/run.mjs' || status=$?
+else
+  echo "note: cannot make a network namespace here (unshare --net); running with the network"
   "$NODE24" tests/editors/vscode/run.mjs || status=$?
+fi
 done_step "code-server + chromium run"
 
 printf '\n--- vscode-e2e timings\n'

@@ -3,7 +3,8 @@
 
 The editor tests run the recipes exactly as the documentation shows them, so the doc and the
 tests cannot drift apart: `extract_recipe.py neovim-0.7` prints the Lua block, `emacs-eglot`
-the Emacs Lisp block.
+the Emacs Lisp block. `extract_recipe.py --run-steps github-actions` prints the shell command of
+each `run:` step of a workflow block, one a line, in order.
 """
 
 from __future__ import annotations
@@ -27,11 +28,28 @@ def recipe(name: str, text: str) -> str:
     return block.group(2)
 
 
+RUN_STEP = re.compile(r"^\s*(?:-\s+)?run:\s*(\S.*?)\s*$", re.M)
+
+
+def run_steps(block: str) -> list[str]:
+    """The one-line `run:` steps of a GitHub Actions workflow block."""
+    steps = RUN_STEP.findall(block)
+    for step in steps:
+        if step[0] in "|>":
+            raise SystemExit(f"a multi-line run step is not supported: {step}")
+    return steps
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) != 2:
-        print("usage: extract_recipe.py NAME", file=sys.stderr)
+    args = argv[1:]
+    steps = args[:1] == ["--run-steps"]
+    if steps:
+        args = args[1:]
+    if len(args) != 1:
+        print("usage: extract_recipe.py [--run-steps] NAME", file=sys.stderr)
         return 2
-    sys.stdout.write(recipe(argv[1], DOC.read_text(encoding="utf-8")))
+    block = recipe(args[0], DOC.read_text(encoding="utf-8"))
+    sys.stdout.write("".join(f"{s}\n" for s in run_steps(block)) if steps else block)
     return 0
 
 

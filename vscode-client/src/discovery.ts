@@ -3,21 +3,27 @@
  * system, processes, the Python extension) comes in through `DiscoveryProbe`, so the order and
  * the messages are unit-tested with `node --test`.
  *
- * Order, first that works wins:
+ * Order, first that works wins. The first three are overrides, for a user who wants a server of
+ * their own; the fourth, the server bundled in the extension, is what runs when there is none:
  *   1. the `evalyaml.server.path` setting: an executable run as `<path> lsp` (a Python
  *      interpreter is run as `<path> -m evalyaml lsp`);
  *   2. the interpreter selected in the Python extension, if `<python> -c "import evalyaml"`
  *      succeeds: `<python> -m evalyaml lsp`;
- *   3. `evalyaml` on PATH: `evalyaml lsp`.
+ *   3. `evalyaml` on PATH: `evalyaml lsp`;
+ *   4. the bundled server (`bundled/tool/evalyaml_server.py`, run as `<python> -I <launcher> lsp`)
+ *      with the first Python 3.11+ among the Python extension's interpreter, `python3` and
+ *      `python` on PATH, and on Windows `py -3`.
  */
 
-export type ServerSource = 'setting' | 'python' | 'path';
+export type ServerSource = 'setting' | 'python' | 'path' | 'bundled';
 
 export interface ServerCommand {
   /** Executable to spawn. */
   readonly command: string;
   readonly args: readonly string[];
   readonly source: ServerSource;
+  /** For the bundled server: the interpreter that runs it, e.g. "Python 3.12.3 (`python3` on PATH)". */
+  readonly detail?: string;
 }
 
 export interface Attempt {
@@ -43,6 +49,8 @@ export interface DiscoveryInput {
   /** First workspace folder, for relative paths and ${workspaceFolder}. */
   readonly workspaceFolder?: string | undefined;
   readonly platform: NodeJS.Platform;
+  /** The bundled launcher (`bundled/tool/evalyaml_server.py`), undefined when the extension has none. */
+  readonly bundledLauncher?: string | undefined;
 }
 
 export interface DiscoveryProbe {
@@ -52,10 +60,26 @@ export interface DiscoveryProbe {
   canImportEvalyaml(python: string): Promise<{ ok: true } | { ok: false; reason: string }>;
   /** Absolute path of `name` on PATH, or undefined. */
   which(name: string): Promise<string | undefined>;
+  /** The version (e.g. "3.12.3") of the Python that `command ...args` runs; otherwise a short reason. */
+  pythonVersion(command: string, args: readonly string[]): Promise<{ ok: true; version: string } | { ok: false; reason: string }>;
 }
+
+/** The oldest Python the server runs on (pyproject.toml's requires-python). */
+export const MIN_PYTHON: readonly [number, number] = [3, 11];
 
 export const SERVER_ARGS: readonly string[] = ['lsp'];
 export const PYTHON_MODULE_ARGS: readonly string[] = ['-m', 'evalyaml', 'lsp'];
+
+/** True when a version string such as "3.11.4" or "3.13.0rc1" is at least MIN_PYTHON. */
+export function isSupportedPython(version: string): boolean {
+  const m = /^(\d+)\.(\d+)/.exec(version);
+  if (m === null) {
+    return false;
+  }
+  const major = Number(m[1]);
+  const minor = Number(m[2]);
+  return major > MIN_PYTHON[0] || (major === MIN_PYTHON[0] && minor >= MIN_PYTHON[1]);
+}
 
 /** Expands `~`, `${userHome}` and `${workspaceFolder}`; resolves a relative path against the workspace folder. */
 export function expandPath(
@@ -171,6 +195,47 @@ export async function discoverServer(input: DiscoveryInput, probe: DiscoveryProb
     attempts.push({ source: 'path', what: `\`evalyaml\` on PATH (${onPath})` });
     return { ok: true, server: { command: onPath, args: SERVER_ARGS, source: 'path' }, attempts };
   }
+
+  // 4. The server bundled with the extension, run by the first Python 3.11+ found.
+  const launcher = input.bundledLauncher;
+  if (launcher === undefined || launcher === '') {
+    attempts.push({ source: 'bundled', what: 'the bundled server', problem: 'this build of the extension has none' });
+    return { ok: false, attempts };
+  }
+  const candidates: { command: string; args: string[]; label: string }[] = [];
+  if (input.pythonPath !== undefined && input.pythonPath.trim() !== '') {
+    candidates.push({ command: input.pythonPath, args: [], label: 'the Python extension’s interpreter' });
+  }
+  for (const name of input.platform === 'win32' ? ['python3', 'python', 'py'] : ['python3', 'python']) {
+    const found = await probe.which(name);
+    if (found === undefined) {
+      attempts.push({ source: 'bundled', what: `the bundled server with \`${name}\` on PATH`, problem: 'not found' });
+    } else {
+      candidates.push({ command: found, args: name === 'py' ? ['-3'] : [], label: `\`${name === 'py' ? 'py -3' : name}\` on PATH` });
+    }
+  }
+  const tried = new Set<string>();
+  for (const c of candidates) {
+    const key = [c.command, ...c.args].join(' ');
+    if (tried.has(key)) {
+      continue;
+    }
+    tried.add(key);
+    const what = `the bundled server with ${c.label} (${key})`;
+    const v = await probe.pythonVersion(c.command, c.args);
+    if (!v.ok) {
+      attempts.push({ source: 'bundled', what, problem: v.reason });
+    } else if (!isSupportedPython(v.version)) {
+      attempts.push({ source: 'bundled', what, problem: `Python ${v.version} is older than ${MIN_PYTHON.join('.')}` });
+    } else {
+      attempts.push({ source: 'bundled', what });
+      return {
+        ok: true,
+        server: { command: c.command, args: [...c.args, '-I', launcher, ...SERVER_ARGS], source: 'bundled', detail: `Python ${v.version}, ${c.label}` },
+        attempts,
+      };
+    }
+  }
   return { ok: false, attempts };
 }
 
@@ -178,20 +243,27 @@ export async function discoverServer(input: DiscoveryInput, probe: DiscoveryProb
 export function failureMessage(attempts: readonly Attempt[]): string {
   const tried = attempts.map((a) => `${a.what}: ${a.problem ?? 'ok'}`).join('; ');
   return (
-    'evalyaml: the language server was not found. ' +
+    'evalyaml: the language server was not found, and no Python 3.11 or newer to run the bundled one. ' +
     `Tried ${tried}. ` +
-    'Fix: run `pip install evalyaml` in the Python environment selected for this workspace ' +
-    '(or anywhere on PATH), or set `evalyaml.server.path` to the `evalyaml` executable.'
+    'Fix: install Python 3.11 or newer (select it in the Python extension, or put `python3` on PATH), ' +
+    'or set `evalyaml.server.path` to an `evalyaml` executable.'
   );
 }
 
-/** A line for the output channel describing the server that will be started. */
+/** A line for the output channel naming the server that will be started and why that one. */
 export function describeServer(server: ServerCommand): string {
-  const from =
-    server.source === 'setting'
-      ? 'evalyaml.server.path'
-      : server.source === 'python'
-        ? 'the Python extension’s interpreter'
-        : 'PATH';
-  return `Starting ${[server.command, ...server.args].join(' ')} (from ${from})`;
+  const command = [server.command, ...server.args].join(' ');
+  switch (server.source) {
+    case 'setting':
+      return `Starting ${command} (from evalyaml.server.path)`;
+    case 'python':
+      return `Starting ${command} (from the Python extension’s interpreter, where evalyaml is installed)`;
+    case 'path':
+      return `Starting ${command} (from PATH)`;
+    case 'bundled':
+      return (
+        `Starting ${command} (the server bundled with the extension, run by ${server.detail ?? 'Python'}; ` +
+        'no evalyaml.server.path, no evalyaml in the Python extension’s interpreter, no `evalyaml` on PATH)'
+      );
+  }
 }

@@ -1,8 +1,10 @@
 /**
- * The VS Code side of evalyaml: finds the Python language server, starts it over stdio through
- * vscode-languageclient and forwards the `evalyaml.*` settings. All decisions live in the pure
+ * The VS Code side of evalyaml: finds the Python language server (a user's own, else the one
+ * bundled in the extension under bundled/), starts it over stdio through vscode-languageclient
+ * and forwards the `evalyaml.*` settings. All decisions live in the pure
  * modules `discovery.ts` and `settings.ts`; this file only wires them to the editor.
  */
+import { existsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import {
@@ -40,6 +42,8 @@ let currentServer: ServerCommand | undefined;
 /** Serialises start/stop so that rapid setting changes do not race. */
 let queue: Promise<void> = Promise.resolve();
 let pythonListener: vscode.Disposable | undefined;
+/** bundled/tool/evalyaml_server.py inside the installed extension, when the build has it. */
+let bundledLauncher: string | undefined;
 
 function log(line: string): void {
   output?.appendLine(`[${new Date().toISOString()}] ${line}`);
@@ -55,6 +59,8 @@ function enqueue(task: () => Promise<void>): Promise<void> {
 export function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel('evalyaml');
   context.subscriptions.push(output);
+  const launcher = context.asAbsolutePath('bundled/tool/evalyaml_server.py');
+  bundledLauncher = existsSync(launcher) && existsSync(context.asAbsolutePath('bundled/libs/evalyaml')) ? launcher : undefined;
 
   context.subscriptions.push(
     vscode.commands.registerCommand('evalyaml.restartServer', () => enqueue(() => restart(true))),
@@ -160,8 +166,9 @@ function watchPythonEnvironment(envs: PythonEnvironmentsApi): void {
     return;
   }
   pythonListener = envs.onDidChangeActiveEnvironmentPath(() => {
-    // Only matters when the server came from the Python extension or was not found at all.
-    if (currentServer === undefined || currentServer.source === 'python') {
+    // Matters when the server came from the Python extension (or is bundled, and may be run by
+    // its interpreter), or was not found at all.
+    if (currentServer === undefined || currentServer.source === 'python' || currentServer.source === 'bundled') {
       log('the Python interpreter changed: restarting the server');
       void enqueue(() => restart(false));
     }
@@ -179,6 +186,7 @@ async function discover(): Promise<DiscoveryResult> {
     homeDir: os.homedir(),
     workspaceFolder: folder?.uri.fsPath,
     platform: process.platform,
+    bundledLauncher,
   };
   const result = await discoverServer(input, nodeProbe());
   for (const attempt of result.attempts) {

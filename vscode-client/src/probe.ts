@@ -1,6 +1,6 @@
 /**
- * The real effects behind `DiscoveryProbe`: file checks, PATH look-up and the
- * `python -c "import evalyaml"` check. Node only, no `vscode` import.
+ * The real effects behind `DiscoveryProbe`: file checks, PATH look-up, the
+ * `python -c "import evalyaml"` check and the Python version check. Node only, no `vscode` import.
  */
 import { execFile } from 'node:child_process';
 import { constants, promises as fs } from 'node:fs';
@@ -14,7 +14,7 @@ export interface ProbeOptions {
   /** PATHEXT on Windows. */
   readonly pathExt?: string | undefined;
   readonly platform?: NodeJS.Platform;
-  /** Milliseconds allowed for `python -c "import evalyaml"`. */
+  /** Milliseconds allowed for `python -c "import evalyaml"` and the version check. */
   readonly importTimeoutMs?: number;
 }
 
@@ -94,11 +94,47 @@ export function canImportEvalyaml(
   });
 }
 
+/** Runs `<command> ...args -I -c <print version>`; the version such as "3.12.3", or a short reason. */
+export function pythonVersion(
+  command: string,
+  args: readonly string[],
+  timeoutMs = 15_000,
+): Promise<{ ok: true; version: string } | { ok: false; reason: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      [...args, '-I', '-c', 'import sys; print("%d.%d.%d" % sys.version_info[:3])'],
+      { timeout: timeoutMs, windowsHide: true },
+      (error, stdout, stderr) => {
+        const version = stdout.trim();
+        if (error === null && /^\d+\.\d+\.\d+$/.test(version)) {
+          resolve({ ok: true, version });
+          return;
+        }
+        const err = error as (NodeJS.ErrnoException & { killed?: boolean }) | null;
+        if (err?.code === 'ENOENT') {
+          resolve({ ok: false, reason: 'the interpreter does not exist' });
+        } else if (err?.killed === true) {
+          resolve({ ok: false, reason: `it did not answer within ${timeoutMs / 1000} s` });
+        } else {
+          const last = stderr
+            .split(/\r?\n/)
+            .map((l) => l.trim())
+            .filter((l) => l !== '')
+            .pop();
+          resolve({ ok: false, reason: `not a working Python (${last ?? err?.message ?? `printed "${version}"`})` });
+        }
+      },
+    );
+  });
+}
+
 export function nodeProbe(options: ProbeOptions = {}): DiscoveryProbe {
   const platform = options.platform ?? process.platform;
   return {
     isExecutable: (file) => isExecutableFile(file, platform),
     canImportEvalyaml: (python) => canImportEvalyaml(python, options.importTimeoutMs),
     which: (name) => which(name, options),
+    pythonVersion: (command, args) => pythonVersion(command, args, options.importTimeoutMs),
   };
 }

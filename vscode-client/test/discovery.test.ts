@@ -10,12 +10,15 @@ import {
   expandPath,
   failureMessage,
   isPythonInterpreter,
+  isSupportedPython,
 } from '../src/discovery';
 
 interface FakeWorld {
   executables?: string[];
   importable?: string[];
   onPath?: Record<string, string>;
+  /** Python version each interpreter command reports. */
+  pythons?: Record<string, string>;
 }
 
 /** A probe over an imaginary machine; records the calls it got. */
@@ -36,6 +39,12 @@ function fakeProbe(world: FakeWorld): DiscoveryProbe & { calls: string[] } {
     which: (name) => {
       calls.push(`which ${name}`);
       return Promise.resolve(world.onPath?.[name]);
+    },
+    pythonVersion: (command, args) => {
+      const key = [command, ...args].join(' ');
+      calls.push(`version ${key}`);
+      const v = world.pythons?.[key];
+      return Promise.resolve(v === undefined ? { ok: false, reason: 'the interpreter does not exist' } : { ok: true, version: v });
     },
   };
 }
@@ -90,20 +99,85 @@ describe('discoverServer order', () => {
   it('fails with every attempt listed when nothing works', async () => {
     const probe = fakeProbe({});
     const r = await discoverServer(
-      { ...base, serverPath: '', pythonUnavailableReason: 'the Python extension (ms-python.python) is not installed' },
+      { ...base, serverPath: '', pythonUnavailableReason: 'the Python extension (ms-python.python) is not installed', bundledLauncher: LAUNCHER },
       probe,
     );
     assert.equal(r.ok, false);
     assert.deepEqual(
       r.attempts.map((a) => a.source),
-      ['setting', 'python', 'path'],
+      ['setting', 'python', 'path', 'bundled', 'bundled'],
     );
     const msg = failureMessage(r.attempts);
     assert.match(msg, /evalyaml\.server\.path: not set/);
     assert.match(msg, /ms-python\.python\) is not installed/);
     assert.match(msg, /`evalyaml` on PATH: not found/);
-    assert.match(msg, /pip install evalyaml/);
+    assert.match(msg, /the bundled server with `python3` on PATH: not found/);
+    assert.match(msg, /install Python 3\.11 or newer/);
     assert.match(msg, /set `evalyaml\.server\.path`/);
+  });
+});
+
+const LAUNCHER = '/ext/bundled/tool/evalyaml_server.py';
+
+describe('the bundled server', () => {
+  it('runs when nothing overrides it, with python3 from PATH, isolated', async () => {
+    const probe = fakeProbe({ onPath: { python3: '/usr/bin/python3' }, pythons: { '/usr/bin/python3': '3.12.3' } });
+    const r = await discoverServer({ ...base, bundledLauncher: LAUNCHER }, probe);
+    assert.ok(r.ok);
+    assert.deepEqual(r.server, {
+      command: '/usr/bin/python3',
+      args: ['-I', LAUNCHER, 'lsp'],
+      source: 'bundled',
+      detail: 'Python 3.12.3, `python3` on PATH',
+    });
+    assert.match(describeServer(r.server), /^Starting \/usr\/bin\/python3 -I \/ext\/bundled\/tool\/evalyaml_server\.py lsp \(the server bundled with the extension, run by Python 3\.12\.3, `python3` on PATH; no evalyaml\.server\.path/);
+  });
+
+  it('prefers the Python extension’s interpreter, skipping one older than 3.11', async () => {
+    const probe = fakeProbe({
+      onPath: { python3: '/usr/bin/python3', python: '/usr/bin/python' },
+      pythons: { '/ws/.venv/bin/python': '3.13.0rc1', '/usr/bin/python3': '3.12.3' },
+    });
+    const r = await discoverServer({ ...base, pythonPath: '/ws/.venv/bin/python', bundledLauncher: LAUNCHER }, probe);
+    assert.ok(r.ok);
+    assert.equal(r.server.command, '/ws/.venv/bin/python');
+    assert.equal(r.server.detail, 'Python 3.13.0rc1, the Python extension’s interpreter');
+
+    const old = fakeProbe({ onPath: { python3: '/usr/bin/python3' }, pythons: { '/ws/.venv/bin/python': '3.10.12', '/usr/bin/python3': '3.11.2' } });
+    const r2 = await discoverServer({ ...base, pythonPath: '/ws/.venv/bin/python', bundledLauncher: LAUNCHER }, old);
+    assert.ok(r2.ok);
+    assert.equal(r2.server.command, '/usr/bin/python3');
+    assert.ok(r2.attempts.some((a) => a.problem === 'Python 3.10.12 is older than 3.11'));
+  });
+
+  it('uses `py -3` on Windows', async () => {
+    const probe = fakeProbe({ onPath: { py: 'C:\\Windows\\py.exe' }, pythons: { 'C:\\Windows\\py.exe -3': '3.11.9' } });
+    const r = await discoverServer({ ...base, platform: 'win32', workspaceFolder: 'C:\\ws', bundledLauncher: 'C:\\ext\\bundled\\tool\\evalyaml_server.py' }, probe);
+    assert.ok(r.ok);
+    assert.deepEqual(r.server.args, ['-3', '-I', 'C:\\ext\\bundled\\tool\\evalyaml_server.py', 'lsp']);
+  });
+
+  it('is only the fallback: evalyaml on PATH wins over it', async () => {
+    const probe = fakeProbe({ onPath: { evalyaml: '/usr/local/bin/evalyaml', python3: '/usr/bin/python3' }, pythons: { '/usr/bin/python3': '3.12.3' } });
+    const r = await discoverServer({ ...base, bundledLauncher: LAUNCHER }, probe);
+    assert.ok(r.ok);
+    assert.equal(r.server.source, 'path');
+    assert.ok(!probe.calls.some((c) => c.startsWith('version')));
+  });
+
+  it('says so when the extension was built without it', async () => {
+    const r = await discoverServer(base, fakeProbe({}));
+    assert.equal(r.ok, false);
+    assert.equal(r.attempts.at(-1)?.problem, 'this build of the extension has none');
+  });
+
+  it('compares Python versions', () => {
+    for (const v of ['3.11.0', '3.12.3', '3.13.0rc1', '4.0.0']) {
+      assert.equal(isSupportedPython(v), true, v);
+    }
+    for (const v of ['3.10.12', '2.7.18', 'garbage', '']) {
+      assert.equal(isSupportedPython(v), false, v);
+    }
   });
 });
 
@@ -166,6 +240,9 @@ describe('commands', () => {
   });
   it('describes the server for the output channel', () => {
     assert.equal(describeServer(commandForPath('/v/bin/evalyaml', 'setting')), 'Starting /v/bin/evalyaml lsp (from evalyaml.server.path)');
-    assert.equal(describeServer({ command: 'py', args: ['-m', 'evalyaml', 'lsp'], source: 'python' }), 'Starting py -m evalyaml lsp (from the Python extension’s interpreter)');
+    assert.equal(
+      describeServer({ command: 'py', args: ['-m', 'evalyaml', 'lsp'], source: 'python' }),
+      'Starting py -m evalyaml lsp (from the Python extension’s interpreter, where evalyaml is installed)',
+    );
   });
 });

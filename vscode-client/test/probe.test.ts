@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { discoverServer } from '../src/discovery';
-import { canImportEvalyaml, isExecutableFile, nodeProbe, which } from '../src/probe';
+import { canImportEvalyaml, isExecutableFile, nodeProbe, pythonVersion, which } from '../src/probe';
 
 const posix = process.platform !== 'win32';
 
@@ -72,6 +72,24 @@ describe('node probe', { skip: posix ? false : 'uses POSIX shell scripts' }, () 
     assert.match(r.reason, /did not finish/);
   });
 
+  it('asks an interpreter for its version', async () => {
+    const fake = join(dir, 'python-3.12');
+    // Answers only the exact question the probe asks (isolated mode, one -c).
+    writeFileSync(fake, '#!/bin/sh\n[ "$1" = "-I" ] && [ "$2" = "-c" ] && echo 3.12.1 && exit 0\nexit 3\n');
+    chmodSync(fake, 0o755);
+    assert.deepEqual(await pythonVersion(fake, []), { ok: true, version: '3.12.1' });
+    const r = await pythonVersion(badPython, []);
+    assert.ok(!r.ok);
+    assert.match(r.reason, /^not a working Python/);
+    assert.deepEqual(await pythonVersion(join(dir, 'no-such-python'), []), { ok: false, reason: 'the interpreter does not exist' });
+    const real = await which('python3');
+    if (real !== undefined) {
+      const v = await pythonVersion(real, []);
+      assert.ok(v.ok, JSON.stringify(v));
+      assert.match(v.version, /^3\.\d+\.\d+$/);
+    }
+  });
+
   it('drives discovery end to end', async () => {
     const probe = nodeProbe({ pathEnv: bin });
     const viaPython = await discoverServer(
@@ -89,5 +107,21 @@ describe('node probe', { skip: posix ? false : 'uses POSIX shell scripts' }, () 
     assert.ok(viaSetting.ok);
     assert.equal(viaSetting.server.source, 'setting');
     assert.equal(viaSetting.server.command, join(bin, 'evalyaml'));
+
+    const bundledBin = join(dir, 'bundled-bin');
+    mkdirSync(bundledBin);
+    writeFileSync(join(bundledBin, 'python3'), '#!/bin/sh\necho 3.11.4\n');
+    chmodSync(join(bundledBin, 'python3'), 0o755);
+    const viaBundle = await discoverServer(
+      { homeDir: dir, workspaceFolder: dir, platform: 'linux', pythonPath: badPython, bundledLauncher: '/ext/l.py' },
+      nodeProbe({ pathEnv: bundledBin }),
+    );
+    assert.ok(viaBundle.ok);
+    assert.deepEqual(viaBundle.server, {
+      command: join(bundledBin, 'python3'),
+      args: ['-I', '/ext/l.py', 'lsp'],
+      source: 'bundled',
+      detail: 'Python 3.11.4, `python3` on PATH',
+    });
   });
 });

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Emacs + Eglot with the docs/editors.md recipe, verbatim, in batch mode against a copy of
-# examples/. Prints PASS/FAIL lines and "N passed, N failed"; exits non-zero on any failure.
+# examples/. Prints PASS/FAIL lines and "N passed, N failed"; exits non-zero on any failure, 3
+# (with a "MISSING <package>" line) when Eglot or yaml-mode is not installed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/editors/lib.sh
@@ -11,6 +12,18 @@ if ! command -v emacs > /dev/null; then
   exit 1
 fi
 emacs --version | head -1
+# The packages the recipe needs (Eglot, yaml-mode): exit 3 with "MISSING ..." when one is not.
+missing=$(emacs --batch -Q -l "$here/setup.el" 2>&1) || {
+  rc=$?
+  if [ "$rc" -eq 3 ]; then
+    echo "$missing" | grep '^MISSING'
+    exit 3
+  fi
+  echo "$missing"
+  echo "FAIL setup: emacs -l setup.el exited with $rc"
+  exit 1
+}
+
 editors_setup
 python3 "$here/../extract_recipe.py" emacs-eglot > "$EY_SCRATCH/recipe.el"
 

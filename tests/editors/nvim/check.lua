@@ -1,7 +1,7 @@
 -- Runs inside `nvim --headless` after the docs/editors.md recipe (init.lua). Reads Neovim's own
 -- view of the server: vim.diagnostic.get, textDocument/completion through
 -- vim.lsp.buf_request_sync, vim.lsp.buf.definition() jumping, and a code action's edit applied
--- through vim.lsp.util. Works on Neovim 0.7 and later.
+-- through vim.lsp.util. Works on Neovim 0.7 and later (the 0.7 and the 0.11 recipe).
 local ws = assert(os.getenv('EY_WORKSPACE'), 'EY_WORKSPACE is not set')
 local timeout = tonumber(os.getenv('EY_TIMEOUT_MS') or '30000')
 local KINDS = {
@@ -56,6 +56,17 @@ local function find_key(rel, key)
   end
   error(rel .. ' has no key ' .. key)
 end
+
+-- Client methods are called with `:` from 0.11 on (`client.request_sync(...)` is deprecated
+-- there, and an error in 0.12); 0.7-0.10 only have the `.` form.
+local methods_take_self = vim.fn.has('nvim-0.11') == 1
+local function client_call(client, method, ...)
+  if methods_take_self then
+    return client[method](client, ...)
+  end
+  return client[method](...)
+end
+local uv = vim.uv or vim.loop
 
 local function buf_clients(buf)
   -- vim.lsp.get_clients is 0.10+; buf_get_clients is 0.7-0.11.
@@ -226,9 +237,9 @@ check('(c) vim.lsp.buf.definition() on rubric_ref jumps to the rubric id line', 
   assert(rel, 'no dataset with a rubric_ref')
   local buf = open(rel)
   -- Asked again until it answers: right after start the server may still be indexing.
-  local deadline = vim.loop.now() + timeout
-  local moved, tries, t0 = false, 0, vim.loop.now()
-  while not moved and vim.loop.now() < deadline do
+  local deadline = uv.now() + timeout
+  local moved, tries, t0 = false, 0, uv.now()
+  while not moved and uv.now() < deadline do
     tries = tries + 1
     vim.api.nvim_set_current_buf(buf)
     vim.api.nvim_win_set_cursor(0, { line, col })
@@ -247,7 +258,7 @@ check('(c) vim.lsp.buf.definition() on rubric_ref jumps to the rubric id line', 
     error(('jumped to %s:%d ("%s"), not the id line of rubric %s'):format(target, cur, text, id))
   end
   return ('%s:%d -> %s:%d (%s) after %d request(s), %d ms'):format(rel, line, target, cur, text, tries,
-    vim.loop.now() - t0)
+    uv.now() - t0)
 end)
 
 check('(d) the EY205 code action fixes the key', function()
@@ -282,7 +293,7 @@ check('(d) the EY205 code action fixes the key', function()
     error('no code action naming expected_facts; got: ' .. table.concat(titles, ' | '))
   end
   if not chosen.edit and not chosen.command then
-    local r = client.request_sync('codeAction/resolve', chosen, timeout, buf)
+    local r = client_call(client, 'request_sync', 'codeAction/resolve', chosen, timeout, buf)
     chosen = (r and r.result) or chosen
   end
   if chosen.edit then
@@ -290,7 +301,7 @@ check('(d) the EY205 code action fixes the key', function()
   end
   if chosen.command then
     local cmd = type(chosen.command) == 'table' and chosen.command or chosen
-    client.request_sync('workspace/executeCommand', { command = cmd.command, arguments = cmd.arguments }, timeout, buf)
+    client_call(client, 'request_sync', 'workspace/executeCommand', { command = cmd.command, arguments = cmd.arguments }, timeout, buf)
   end
   local fixed = vim.api.nvim_buf_get_lines(buf, line - 1, line, true)[1]
   vim.cmd('silent edit!')
@@ -327,7 +338,7 @@ end)
 
 out(('%d passed, %d failed'):format(passed, failed))
 for _, c in pairs(all_clients()) do
-  c.stop()
+  client_call(c, 'stop')
 end
 vim.wait(2000, function()
   return #all_clients() == 0

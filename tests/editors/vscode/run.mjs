@@ -3,11 +3,17 @@
 // through its UI with playwright-core and Debian's chromium. Prints one PASS/FAIL line per
 // check, a closing "N passed, N failed" line, and exits non-zero on any failure.
 //
+// The extension runs the server bundled in the VSIX: no evalyaml.server.path, code-server's PATH
+// has no `evalyaml` and no Python that can import evalyaml (checked before the run: a set-up
+// failure otherwise), PIP_NO_INDEX=1, and .ci/vscode-e2e.sh runs this in a network namespace of
+// its own with only loopback, so nothing can be fetched.
+//
 // Environment (.ci/vscode-e2e.sh sets all of them):
 //   CODE_SERVER     code-server's bin/code-server (run with NODE24)        required
 //   NODE24          a Node 24 binary for code-server                       default: `node` on PATH
-//   VSIX            the packaged extension                                 required
-//   EVALYAML_BIN    the server executable, set as evalyaml.server.path     required
+//   VSIX            the packaged extension (with the bundled server)       required
+//   EVALYAML_BIN    an installed server, for check (g): set as evalyaml.server.path in a
+//                   profile of its own, it must win over the bundled one   default: (g) skipped
 //   EXAMPLES        the example workspace (copied, never modified)         default: <repo>/examples
 //   ARTIFACTS       screenshots and logs                                   default: <repo>/artifacts/vscode
 //   CHROMIUM        default /usr/bin/chromium
@@ -26,8 +32,8 @@ const repo = resolve(here, '..', '..', '..');
 const env = process.env;
 const CODE_SERVER = need('CODE_SERVER');
 const VSIX = need('VSIX');
-const EVALYAML_BIN = need('EVALYAML_BIN');
 const NODE24 = env.NODE24 || 'node';
+const EVALYAML_BIN = env.EVALYAML_BIN ? resolve(env.EVALYAML_BIN) : undefined;
 const EXAMPLES = resolve(env.EXAMPLES || join(repo, 'examples'));
 const ARTIFACTS = resolve(env.ARTIFACTS || join(repo, 'artifacts', 'vscode'));
 const CHROMIUM = env.CHROMIUM || '/usr/bin/chromium';
@@ -75,7 +81,6 @@ mkdirSync(join(userData, 'User'), { recursive: true });
 mkdirSync(extensions, { recursive: true });
 
 const settings = {
-  'evalyaml.server.path': resolve(EVALYAML_BIN),
   'evalyaml.trace.server': env.E2E_TRACE || 'messages',
   'security.workspace.trust.enabled': false,
   'workbench.startupEditor': 'none',
@@ -118,6 +123,33 @@ const listed = codeServer(['--list-extensions', '--show-versions']).stdout.trim(
 log(`extensions: ${listed.replace(/\n/g, ', ')}`);
 
 // ---------------------------------------------------------------------------------------------
+// The environment code-server (and so the extension host and the server it starts) runs in: no
+// `evalyaml` executable and no interpreter that can import evalyaml anywhere on PATH, no
+// virtual environment, no PYTHONPATH, pip told not to use an index.
+
+const PATH_SEP = sep === '/' ? ':' : ';';
+const PYTHON_NAMES = ['python3', 'python', 'py'];
+const canImport = (python) => spawnSync(python, ['-c', 'import evalyaml'], { stdio: 'ignore', env: cleanEnv }).status === 0;
+// VSCODE_CLI=1: code-server does not replace this environment with a login shell's (its
+// "resolve shell environment" step), so the extension host gets exactly what is set here.
+const cleanEnv = { ...env, PIP_NO_INDEX: '1', VSCODE_CLI: '1' };
+for (const name of ['VIRTUAL_ENV', 'PYTHONPATH', 'PYTHONHOME', 'CONDA_PREFIX']) {
+  delete cleanEnv[name];
+}
+const noServerPath = (env.PATH ?? '')
+  .split(PATH_SEP)
+  .filter((d) => d && !existsSync(join(d, 'evalyaml')) && !PYTHON_NAMES.some((p) => existsSync(join(d, p)) && canImport(join(d, p))))
+  .join(PATH_SEP);
+cleanEnv.PATH = noServerPath;
+const leaks = spawnSync('sh', ['-c', 'command -v evalyaml; for p in python3 python; do command -v $p > /dev/null && $p -c "import evalyaml, sys; print(sys.executable)" 2> /dev/null; done; true'], { encoding: 'utf8', env: cleanEnv }).stdout.trim();
+if (leaks !== '') {
+  console.log(`FAIL setup: evalyaml is still reachable from code-server's environment: ${leaks}`);
+  process.exit(1);
+}
+const python3 = spawnSync('sh', ['-c', 'command -v python3 && python3 --version'], { encoding: 'utf8', env: cleanEnv }).stdout.trim().replace(/\n/g, ' ');
+log(`code-server's environment: no evalyaml on PATH or importable, PIP_NO_INDEX=1; python3: ${python3 || '(none)'}`);
+
+// ---------------------------------------------------------------------------------------------
 // code-server on 127.0.0.1 with a free port, no auth.
 
 async function freePort() {
@@ -131,10 +163,9 @@ async function freePort() {
   });
 }
 
-const PATH_SEP = sep === '/' ? ':' : ';';
 const launched = [];
 /** Starts code-server on 127.0.0.1 (free port, no auth) with a profile; returns its base URL. */
-async function launchCodeServer(profile, pathEnv = env.PATH) {
+async function launchCodeServer(profile, pathEnv = noServerPath) {
   const port = await freePort();
   const proc = spawn(
     NODE24,
@@ -146,7 +177,7 @@ async function launchCodeServer(profile, pathEnv = env.PATH) {
       '--disable-getting-started-override', '--ignore-last-opened',
       workspace,
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, PATH: `${dirname(NODE24)}${PATH_SEP}${pathEnv}` } },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...cleanEnv, PATH: `${dirname(NODE24)}${PATH_SEP}${pathEnv}` } },
   );
   const logs = [];
   proc.stdout.on('data', (d) => logs.push(String(d)));
@@ -201,13 +232,18 @@ try {
   log('workbench loaded');
   await dismissNotifications();
 
-  await check('extension activates and starts the server', extensionStarted);
+  await check('extension activates and starts the bundled server', extensionStarted);
   await check('(a) Problems panel lists the EY205 typo', problemsListsTypo);
   await check('(b) completion after `kind: ` offers the eleven check kinds', completionOffersKinds);
   await check('(c) go-to-definition on rubric_ref opens the rubric at its id line', definitionOpensRubric);
   await check('(d) the EY205 quick fix applies', quickFixApplies);
   await check('(e) YAML that is not an eval file gets nothing from evalyaml', notOursLeftAlone);
-  await check('(f) no server anywhere: one notification naming the fix, with a button to the setting', noServerNotification);
+  await check('(f) no Python 3.11+ anywhere: one notification naming the fix, with a button to the setting', noServerNotification);
+  if (EVALYAML_BIN) {
+    await check('(g) evalyaml.server.path wins over the bundled server, and the output says so', serverPathOverrides);
+  } else {
+    log('(g) skipped: no EVALYAML_BIN');
+  }
   exitCode = results.some((r) => !r.ok) ? 1 : 0;
 } catch (err) {
   console.log(`FAIL harness: ${err && err.stack ? err.stack : err}`);
@@ -282,8 +318,14 @@ async function extensionStarted() {
   while (Date.now() < end) {
     text = outputLog('evalyaml');
     if (/client state: Starting -> Running/.test(text)) {
-      const started = text.match(/Starting (.*) \(from/);
-      return started ? started[1] : 'running';
+      const started = text.match(/Starting (.*) \(the server bundled with the extension, run by ([^;]*);/);
+      if (!started) {
+        throw new Error(`the server running is not the bundled one. Output channel:\n${text}`);
+      }
+      if (!started[1].includes(`${sep}bundled${sep}tool${sep}evalyaml_server.py`) || !started[1].includes(extensions)) {
+        throw new Error(`unexpected bundled command: ${started[1]}`);
+      }
+      return `${started[1].replace(extensions, '<extensions>')} (${started[2]})`;
     }
     if (/the language server was not found|did not start/.test(text)) {
       break;
@@ -421,14 +463,49 @@ async function quickFixApplies() {
   return `"${title}" -> line ${pos.line}: ${fixedLine.trim()}`;
 }
 
+async function serverPathOverrides() {
+  // A third code-server whose profile sets evalyaml.server.path to an installed evalyaml.
+  const profile = join(scratch, 'user-data-server-path');
+  mkdirSync(join(profile, 'User'), { recursive: true });
+  writeFileSync(join(profile, 'User', 'settings.json'), JSON.stringify({ ...settings, 'evalyaml.server.path': EVALYAML_BIN }, null, 2));
+  const base = await launchCodeServer(profile);
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  const mainPage = page;
+  page = await context.newPage();
+  page.setDefaultTimeout(TIMEOUT);
+  try {
+    await page.goto(`${base}/?folder=${encodeURIComponent(workspace)}`);
+    await page.locator('.monaco-workbench').waitFor();
+    const end = Date.now() + TIMEOUT;
+    let text = '';
+    while (Date.now() < end && !/client state: Starting -> Running/.test(text)) {
+      await page.waitForTimeout(500);
+      text = outputLog('evalyaml', profile);
+    }
+    writeFileSync(join(ARTIFACTS, 'evalyaml-output-server-path.log'), text);
+    const expected = `Starting ${EVALYAML_BIN} lsp (from evalyaml.server.path)`;
+    if (!text.includes(expected) || !/client state: Starting -> Running/.test(text)) {
+      throw new Error(`expected "${expected}" and a running client; output:\n${text || '(empty)'}`);
+    }
+    if (text.includes('bundled/tool/evalyaml_server.py')) {
+      throw new Error('the bundled server was started as well');
+    }
+    return expected;
+  } finally {
+    await context.close().catch(() => undefined);
+    page = mainPage;
+  }
+}
+
 async function noServerNotification() {
-  // A second code-server whose extension host can find no server: a server.path that does not
-  // exist, no Python extension, and a PATH without any `evalyaml`.
+  // A second code-server whose extension host can find no server and no Python to run the
+  // bundled one: a server.path that does not exist, no Python extension, and a PATH without any
+  // `evalyaml`, `python3`, `python` or `py`.
   const profile = join(scratch, 'user-data-no-server');
   mkdirSync(join(profile, 'User'), { recursive: true });
   const bogus = join(scratch, 'no-such-dir', 'evalyaml');
   writeFileSync(join(profile, 'User', 'settings.json'), JSON.stringify({ ...settings, 'evalyaml.server.path': bogus }, null, 2));
-  const pathEnv = (env.PATH ?? '').split(PATH_SEP).filter((d) => d && !existsSync(join(d, 'evalyaml'))).join(PATH_SEP);
+  const pathEnv = noServerPath.split(PATH_SEP).filter((d) => d && ![...PYTHON_NAMES, 'evalyaml'].some((p) => existsSync(join(d, p)))).join(PATH_SEP);
   const base = await launchCodeServer(profile, pathEnv);
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
   const mainPage = page;
@@ -438,14 +515,17 @@ async function noServerNotification() {
     await page.goto(`${base}/?folder=${encodeURIComponent(workspace)}`);
     await page.locator('.monaco-workbench').waitFor();
     const toasts = page.locator('.notifications-toasts .notification-toast', { hasText: 'evalyaml' });
-    await toasts.first().waitFor();
+    await toasts.first().waitFor().catch((err) => {
+      throw new Error(`${err.message}\nevalyaml output:\n${outputLog('evalyaml', profile) || '(empty)'}`);
+    });
     await page.waitForTimeout(5000); // time for any second notification to show up
     await shot('f-no-server-notification');
     const texts = (await toasts.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+    writeFileSync(join(ARTIFACTS, 'evalyaml-output-no-server.log'), outputLog('evalyaml', profile));
     if (texts.length !== 1) {
       throw new Error(`expected one evalyaml notification, saw ${texts.length}: ${texts.join(' | ')}`);
     }
-    for (const needed of ['not found', bogus, 'pip install evalyaml', 'evalyaml.server.path', 'PATH']) {
+    for (const needed of ['not found', bogus, 'no Python 3.11 or newer', 'install Python 3.11', 'evalyaml.server.path', 'PATH']) {
       if (!texts[0].includes(needed)) {
         throw new Error(`the notification does not mention "${needed}": ${texts[0]}`);
       }
@@ -678,8 +758,8 @@ function findRubricRef() {
 }
 
 /** The text of an output channel, from the log files code-server writes under the profile. */
-function outputLog(channel) {
-  const logs = join(userData, 'logs');
+function outputLog(channel, profile = userData) {
+  const logs = join(profile, 'logs');
   if (!existsSync(logs)) {
     return '';
   }

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# The install and CI recipes of docs/editors.md, run as written where they can run here:
+#   install-from-clone    the block verbatim, with HOME a scratch folder
+#   github-actions        each `run:` step, in order, in a scratch copy of examples/ (standing in
+#   github-actions-sarif  for actions/checkout) with a fresh venv of this machine's python3 first
+#                         on PATH (for actions/setup-python: the recipe asks for 3.12); the `uses:`
+#                         steps (checkout, setup-python, upload-sarif) cannot run outside GitHub
+#   pre-commit            the .pre-commit-config.yaml block in a scratch git repository, then
+#                         `pre-commit try-repo` (pre-commit from PyPI, in a scratch venv)
+# Everywhere, https://github.com/evalyaml/evalyaml is replaced by a clone of this repository's
+# committed HEAD tagged v0.1.0 (uncommitted changes are not part of it): that is the only change.
+# Needs git, python3 and the package index (pip installs evalyaml's dependencies).
+# Prints PASS/FAIL lines and "N passed, N failed"; exits non-zero on any failure.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../../.." && pwd)
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/evalyaml-ci-recipes.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+export PIP_DISABLE_PIP_VERSION_CHECK=1 PRE_COMMIT_HOME=$scratch/pre-commit-home
+unset VIRTUAL_ENV PYTHONPATH
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "PASS $*"; }
+fail() {
+  failed=$((failed + 1))
+  echo "FAIL $1"
+  if [ -n "${2:-}" ] && [ -f "$2" ]; then
+    echo "--- $(basename "$2") (tail)"
+    tail -n 25 "$2"
+  fi
+}
+recipe() { python3 "$here/../extract_recipe.py" "$@"; }
+origin=$scratch/origin/evalyaml
+github=https://github.com/evalyaml/evalyaml
+local_url() { sed -e "s#$github\.git#file://$origin#g" -e "s#$github#file://$origin#g"; }
+
+git clone -q "$repo" "$origin"
+git -C "$origin" tag -f v0.1.0 > /dev/null
+echo "$github stands in as $origin (HEAD $(git -C "$origin" rev-parse --short HEAD), tagged v0.1.0)"
+
+# 1. Install from a clone.
+home=$scratch/home
+mkdir -p "$home"
+log=$scratch/install.log
+if (cd "$home" && HOME=$home bash -euo pipefail -c "$(recipe install-from-clone | local_url)") > "$log" 2>&1 &&
+  grep -q '^evalyaml 0\.1\.0$' "$log"; then
+  pass "install-from-clone: $(grep '^evalyaml ' "$log") from $home/.local/share/evalyaml-venv"
+else
+  fail "install-from-clone" "$log"
+fi
+
+# 2. GitHub Actions: the run steps, in order, in a copy of examples/ with a venv first on PATH.
+gha=$scratch/gha
+cp -r "$repo/examples" "$gha"
+python3 -m venv "$scratch/gha-python"
+run_steps() {  # NAME LOG: runs the recipe's run steps; a step's status is in $scratch/status.N
+  local name=$1 out=$2 n=0 step
+  : > "$out"
+  while IFS= read -r step; do
+    n=$((n + 1))
+    echo "\$ $step" >> "$out"
+    local rc=0
+    (cd "$gha" && PATH="$scratch/gha-python/bin:$PATH" bash -eo pipefail -c "$step") >> "$out" 2>&1 || rc=$?
+    echo "$rc" > "$scratch/status.$n"
+  done < <(recipe --run-steps "$name" | local_url)
+}
+log=$scratch/gha.log
+run_steps github-actions "$log"
+if [ "$(cat "$scratch/status.1")" = 0 ] && [ "$(cat "$scratch/status.2")" = 0 ]; then
+  pass "github-actions: pip install from the tag, then the check passes on examples/"
+else
+  fail "github-actions on examples/: steps exited $(cat "$scratch/status.1") and $(cat "$scratch/status.2")" "$log"
+fi
+# A typo in a dataset: --strict makes it an error, the job fails with an annotation.
+cp "$repo/examples/mistakes/datasets/EY205-typo-expecteed_facts.yaml" "$gha/datasets/"
+run_steps github-actions "$log"
+annotation=$(grep -m1 '^::error file=datasets/EY205-typo-expecteed_facts.yaml,line=9,' "$log" || true)
+if [ "$(cat "$scratch/status.2")" = 1 ] && [ -n "$annotation" ]; then
+  pass "github-actions: a typo fails the job with ${annotation%%::unknown*}"
+else
+  fail "github-actions with a typo: check step exited $(cat "$scratch/status.2"), annotation: ${annotation:-none}" "$log"
+fi
+# SARIF: the check step may fail (continue-on-error); the file must be SARIF 2.1.0 with the finding.
+log=$scratch/sarif.log
+run_steps github-actions-sarif "$log"
+if [ "$(cat "$scratch/status.1")" = 0 ] && python3 - "$gha/evalyaml.sarif" >> "$log" 2>&1 << 'EOF'
+import json, sys
+sarif = json.load(open(sys.argv[1], encoding="utf-8"))
+assert sarif["version"] == "2.1.0", sarif["version"]
+rules = [r.get("ruleId") for run in sarif["runs"] for r in run["results"]]
+assert "EY205" in rules, rules
+print("sarif ok:", rules)
+EOF
+then
+  pass "github-actions-sarif: evalyaml.sarif is SARIF 2.1.0 with the EY205 result (check step exited $(cat "$scratch/status.2"))"
+else
+  fail "github-actions-sarif" "$log"
+fi
+
+# 3. pre-commit: the config block as written, in a scratch repository of eval files.
+log=$scratch/pre-commit.log
+pc=$scratch/pc
+cp -r "$repo/examples" "$pc"
+rm -rf "$pc/mistakes"
+recipe pre-commit | local_url > "$pc/.pre-commit-config.yaml"
+python3 -m venv "$scratch/pc-venv"
+{
+  "$scratch/pc-venv/bin/pip" install -q pre-commit &&
+    git -C "$pc" init -q && git -C "$pc" add -A &&
+    (cd "$pc" && "$scratch/pc-venv/bin/pre-commit" run --all-files)
+} > "$log" 2>&1 && rc=0 || rc=$?
+if [ "$rc" = 0 ] && grep -q '^evalyaml check\.*Passed' "$log"; then
+  pass "pre-commit: the hook from the config passes on clean eval files"
+else
+  fail "pre-commit on clean files (exit $rc)" "$log"
+fi
+# A dangling rubric_ref (an error even in soft mode) staged: the hook fails and says why.
+cp "$repo/examples/mistakes/datasets/EY301-dangling-rubric-ref.yaml" "$pc/datasets/"
+git -C "$pc" add datasets/EY301-dangling-rubric-ref.yaml
+(cd "$pc" && "$scratch/pc-venv/bin/pre-commit" run) > "$log" 2>&1 && rc=0 || rc=$?
+if [ "$rc" = 1 ] && grep -q 'EY301' "$log"; then
+  pass "pre-commit: a staged dangling rubric_ref fails the hook with EY301"
+else
+  fail "pre-commit with a staged error (exit $rc)" "$log"
+fi
+(cd "$pc" && "$scratch/pc-venv/bin/pre-commit" try-repo "$origin" evalyaml-check --ref v0.1.0 --all-files) > "$log" 2>&1 && rc=0 || rc=$?
+if [ "$rc" = 1 ] && grep -q 'EY301' "$log" && grep -q 'evalyaml check\.*Failed' "$log"; then
+  pass "pre-commit try-repo: the hook, tried from the clone, fails on the same file"
+else
+  fail "pre-commit try-repo (exit $rc)" "$log"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
