@@ -24,11 +24,12 @@ from hypothesis import strategies as st
 
 import evalyaml.analysis
 import evalyaml.formats
-from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.kinds import Kind
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.text import Position, Span
 from evalyaml.dispatch import analyze_bytes, analyze_text
+from evalyaml.formats import FORMATS as FORMAT_LIST
 
 ANALYSIS = Path(evalyaml.analysis.__file__).parent
 PACKAGE = ANALYSIS.parent
@@ -159,7 +160,8 @@ def assert_well_placed(analysis: FileAnalysis, text: str) -> None:
         assert _inside(reference.span, lines)
 
 
-PATHS = [None, "d.yaml", "rubrics/r.yaml", "judges/j.yaml"]
+PATHS = [None, "d.yaml", "rubrics/r.yaml", "judges/j.yaml", "eval/golden/g.yml",
+         "eval/sets/s.json"]
 MODELINES = ["", "# yaml-language-server: $schema=dataset.schema.json\n",
              "# yaml-language-server: $schema=rubric.schema.json\n"]
 
@@ -176,6 +178,13 @@ FRAGMENTS = st.sampled_from([
     "validation:\n", "  tpr: 91\n", "  validated_at: 2020-01-01\n", "a: &x [1, 2]\n",
     "b: *x\n", "c:\n  <<: *x\n", "---\n", "...\n", "\t- tab\n", "k: 😀表\t\"q\"\r\n",
     "  - {id: b, input: [c]}\n", "x: \u2028y\n", "!!python/object:os.system x\n", "? k\n: v\n",
+    # Padosoft eval-harness
+    "schema_version: eval-harness.dataset.v1\n", "schema_version: eval-harness.calibration.v1\n",
+    "name: rag.smoke\n", "samples:\n", "cases:\n", "    expected_output: {a: 1, b: x}\n",
+    "    expected_output: [d1, 2]\n", "    metadata:\n", "      k: '10'\n",
+    "      refusal_expected: no\n", "      citation_evidence:\n", "        - quote: q\n",
+    "    human_verdict: Pass\n", "      tags: [a, 1]\n", "      trajectory: {max_steps: six}\n",
+    '{"schema_version": "eval-harness.eval-set.v1", "name": " x", "datasets": ["a", "a", 1]}',
 ])
 TEXTS = st.one_of(
     st.lists(ALPHABET, max_size=200).map("".join),
@@ -200,8 +209,8 @@ def test_analyze_text_never_raises_and_places_findings_inside(text: str, path: s
 
 
 @settings(max_examples=150, deadline=None)
-@given(text=TEXTS, kind=st.sampled_from(list(FileKind)))
-def test_forced_kinds_never_raise(text: str, kind: FileKind) -> None:
+@given(text=TEXTS, kind=st.sampled_from([k for f in FORMAT_LIST for k in f.kinds]))
+def test_forced_kinds_never_raise(text: str, kind: Kind) -> None:
     analysis = analyze_text(text, "x.yaml", OPTIONS, forced_kind=kind)
     assert analysis.kind in (kind, None)
     assert_well_placed(analysis, text)
@@ -219,7 +228,8 @@ def test_analyze_bytes_never_raises(data: bytes, path: str | None) -> None:
         assert_well_placed(analysis, text)
 
 
-EXAMPLES = sorted((REPO / "examples").rglob("*.yaml"))
+EXAMPLES = sorted(p for p in (REPO / "examples").rglob("*")
+                  if p.suffix in (".yaml", ".yml", ".json"))
 
 
 @settings(max_examples=300, deadline=None)
