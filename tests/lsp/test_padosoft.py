@@ -136,3 +136,25 @@ async def test_an_unknown_dataset_name_in_an_eval_set(session: Session) -> None:
         "no Padosoft dataset with name 'support.faq.fy2025' in the workspace; did you mean "
         "'support.faq.fy2026'?")]
     session.close(uri)
+
+
+async def test_metadata_knobs_complete_with_the_format_s_snippets(session: Session) -> None:
+    text = NEW_DATASET.rstrip(" \n") + "\n    expected_output: hi\n    metadata:\n      \n"
+    uri = session.open("padosoft/eval/golden/knobs.yml", text)
+    result = await session.client.text_document_completion_async(
+        types.CompletionParams(doc(uri), session.pos(uri, 8, 6)))
+    assert result is not None
+    items = {i.label: i for i in (result.items if isinstance(result, types.CompletionList)
+                                  else result)}
+    assert {"tags", "k", "refusal_expected", "citation_evidence", "trajectory"} <= set(items)
+    knob = items["refusal_expected"]
+    assert isinstance(knob.text_edit, types.TextEdit)
+    if knob.insert_text_format == types.InsertTextFormat.Snippet:
+        assert knob.text_edit.new_text == "refusal_expected: ${1|true,false|}"
+        evidence = items["citation_evidence"].text_edit
+        assert isinstance(evidence, types.TextEdit)
+        assert evidence.new_text == ('citation_evidence:\n        - citation: "${1:[doc:id]}"\n'
+                                     '          quote: "${2}"')
+    else:
+        assert knob.text_edit.new_text == "refusal_expected: "
+    session.close(uri)

@@ -28,8 +28,8 @@ from evalyaml.analysis.kinds import FileKind, Kind
 from evalyaml.analysis.model import Definition
 from evalyaml.analysis.schemas import CHECK_KINDS, check_schema
 from evalyaml.analysis.text import Position, Span
-from evalyaml.formats import claim
-from evalyaml.formats.base import Refusal
+from evalyaml.formats import claim, format_of
+from evalyaml.formats.base import KeyDoc, Refusal
 from evalyaml.lsp import schema_nav
 from evalyaml.lsp.context import ITEM, Context, Reader
 from evalyaml.lsp.documents import Document
@@ -148,6 +148,9 @@ def _keys(req: Request, ctx: Context) -> list[types.CompletionItem]:
     if req.kind is FileKind.DATASET and ctx.path == ["questions", ITEM]:
         for name, extra in _bundle_properties(req, ctx).items():
             props.setdefault(name, extra)
+    key_docs = _key_docs(req.kind, ctx.path)
+    for name, key_doc in key_docs.items():
+        props.setdefault(name, {"description": key_doc.doc})
     present = set(ctx.siblings)
     line = req.doc.lines.line_text(req.line)
     after = line[ctx.end_col:].lstrip(" ")
@@ -168,17 +171,30 @@ def _keys(req: Request, ctx: Context) -> list[types.CompletionItem]:
             sort_text=f"0{order:02d}{name}" if is_required else f"1{name}",
             filter_text=name,
             text_edit=types.TextEdit(_range(req, ctx.start_col, ctx.end_col),
-                                     name if has_colon else _key_insert(req, ctx, name, prop)),
+                                     name if has_colon else _key_insert(req, ctx, name, prop,
+                                                                        key_docs.get(name))),
             insert_text_format=types.InsertTextFormat.Snippet if req.snippets and not has_colon
             else types.InsertTextFormat.PlainText,
         ))
     return items
 
 
-def _key_insert(req: Request, ctx: Context, name: str, prop: dict[str, Any]) -> str:
+def _key_docs(kind: Kind, path: list[Any]) -> dict[str, KeyDoc]:
+    """The keys a format documents for this place beyond its schema (`FormatIde.extra_keys`),
+    with their snippets; list items in the path are `*`."""
+    where = tuple("*" if part is ITEM else str(part) for part in path)
+    docs = format_of(kind).ide.extra_keys.get((kind.value, where), ())
+    return {doc.name: doc for doc in docs}
+
+
+def _key_insert(req: Request, ctx: Context, name: str, prop: dict[str, Any],
+                key_doc: KeyDoc | None = None) -> str:
     kind = schema_nav.type_of(prop)
     eol = "\r\n" if "\r\n" in req.doc.text else "\n"
     inner = " " * (ctx.key_col + 2)
+    if req.snippets and key_doc is not None and key_doc.insert is not None:
+        # The format's own snippet, its later lines indented to the key's column.
+        return (eol + " " * ctx.key_col).join(key_doc.insert.split("\n"))
     if req.snippets:
         if kind == "array":
             return f"{_escape(name)}:{eol}{inner}- $0"
