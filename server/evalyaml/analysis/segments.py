@@ -52,12 +52,18 @@ def _line_starts_with(text: str, prefix: str) -> list[int]:
     return found
 
 
+def _has_line_starting(text: str, prefix: str) -> bool:
+    """Whether any line starts with `prefix` (LF, CRLF or CR line ends), stopping at the first:
+    detection runs on every keystroke, over the whole text of a 10,000-case dataset."""
+    return text.startswith(prefix) or f"\n{prefix}" in text or f"\r{prefix}" in text
+
+
 def has_root_schema_key(text: str) -> bool:
-    return bool(_line_starts_with(text.lstrip("\ufeff"), "$schema")) or "\r$schema" in text
+    return _has_line_starting(text.lstrip("\ufeff"), "$schema")
 
 
 def has_questions_line(text: str) -> bool:
-    return bool(_line_starts_with(text, "questions")) or "\rquestions" in text
+    return _has_line_starting(text, "questions")
 
 
 class Segment(NamedTuple):

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 
-from evalyaml.config import DEFAULT_EXCLUDE, Config
+from evalyaml.config import DEFAULT_EXCLUDE, DEFAULT_INCLUDE, Config
 from evalyaml.formats import SUFFIXES
 
 # What the formats declare (`Format.suffixes`); a file with any other ending is never read.
@@ -42,6 +42,8 @@ def is_excluded(relative: str, config: Config) -> bool:
 
 
 def is_included(relative: str, config: Config) -> bool:
+    if config.include == DEFAULT_INCLUDE:  # `**/*<suffix>` each: the same test, at C speed
+        return relative.endswith(EVAL_SUFFIXES)
     return any(glob_match(relative, pattern) for pattern in config.include)
 
 

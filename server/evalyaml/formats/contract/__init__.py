@@ -13,7 +13,7 @@ from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.kinds import FileKind, Kind, NotOurs, folder_kind, modeline_kind
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
-from evalyaml.analysis.segments import has_questions_line, has_root_schema_key
+from evalyaml.analysis.segments import has_questions_line
 from evalyaml.analysis.text import LineIndex
 from evalyaml.formats.base import Claim, FormatIde, NearMiss, Refusal, Tier
 from evalyaml.formats.contract.analyze import analyze_contract
@@ -42,7 +42,8 @@ class ContractFormat:
         folder = folder_kind(path, root)
         if folder is not None:
             return Claim(folder, Tier.PATH, f"it is in a {folder.value}s/ folder")
-        if has_questions_line(text) and not has_root_schema_key(text):
+        # A root `$schema` beside it is read by the analysis (it may name somebody else's).
+        if has_questions_line(text):
             return Claim(FileKind.DATASET, Tier.SHAPE, "it has a root 'questions' list")
         return None
 

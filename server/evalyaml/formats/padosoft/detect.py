@@ -65,7 +65,9 @@ def claim(text: str, path: str | None, root: str | None) -> Claim | None:
             return Claim(EVAL_SET, Tier.DIRECTIVE, "its schema_version names an eval-harness "
                          "eval set")
         return None
-    match = _YAML_VERSION.search(head)
+    # Literal look-ups first: claims run on every keystroke of every YAML file, and a regex
+    # anchored with MULTILINE `^` tries every position of the 64 KB head.
+    match = _YAML_VERSION.search(head) if "schema_version" in head else None
     if match and match.group("value").startswith("eval-harness."):
         value = match.group("value")
         if value.startswith("eval-harness.calibration."):
@@ -76,17 +78,21 @@ def claim(text: str, path: str | None, root: str | None) -> Claim | None:
                      "its schema_version names eval-harness")
     if _in_golden(path, root) and not _FOREIGN.search(head):
         return Claim(DATASET, Tier.PATH, "it is in an eval/golden/ folder")
-    if _ROOT_NAME.search(head):
+    if _starts_a_line(head, "name") and _ROOT_NAME.search(head):
         samples = _ROOT_SAMPLES.search(head)
         if samples and _ITEM_ID.search(head, samples.end()) and \
                 _INPUT.search(head, samples.end()) and _EXPECTED.search(head, samples.end()):
             return Claim(DATASET, Tier.SHAPE, "it has a root 'name' and a 'samples' list of "
                          "id/input/expected_output items")
-    cases = _ROOT_CASES.search(head)
+    cases = _ROOT_CASES.search(head) if _starts_a_line(head, "cases") else None
     if cases and _VERDICT.search(head, cases.end()) and _ITEM_ID.search(head, cases.end()):
         return Claim(CALIBRATION, Tier.SHAPE, "it has a root 'cases' list with human_verdict "
                      "labels")
     return None
+
+
+def _starts_a_line(head: str, word: str) -> bool:
+    return head.startswith(word) or f"\n{word}" in head or f"\r{word}" in head
 
 
 def near_miss(text: str, path: str | None, root: str | None) -> NearMiss | None:
