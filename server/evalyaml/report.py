@@ -61,11 +61,14 @@ def _coverage(result: CheckResult) -> list[str]:
     never linted, and a user who named one must not take the silence for a clean bill."""
     lines = [f"{display_path(path)}: notice: not checked: no eval format recognises this file "
              "(see 'What it checks' in the README)" for path in result.named_unclaimed]
-    if len(result.by_format) > 1 or result.left_alone:
+    if len(result.by_format) > 1 or result.left_alone or result.near_misses:
         shown = ", ".join(f"{count} {title}" for title, count in sorted(result.by_format.items()))
         alone = result.left_alone
         left = f"{alone} YAML/JSON file{'s' if alone != 1 else ''} left alone as not eval files"
-        lines.append(f"Checked by format: {shown or 'none'}; {left}")
+        missed = result.near_misses
+        near = f"; {missed} near miss{'es' if missed != 1 else ''} not checked (EY312)" \
+            if missed else ""
+        lines.append(f"Checked by format: {shown or 'none'}{near}; {left}")
     return lines
 
 

@@ -393,3 +393,16 @@ def test_corpus_of_other_projects_checks_silently() -> None:
     assert re.fullmatch(r"Checked by format: .*; \d+ YAML/JSON files left alone as not eval "
                         r"files", lines[-2])
     assert re.fullmatch(r"No problems: \d+ files? checked", lines[-1])
+
+
+def test_a_near_miss_is_reported_and_counted_apart(tmp_path: Path) -> None:
+    (tmp_path / "d.yaml").write_text("questons:\n  - id: a\n    input: hi\n", encoding="utf-8")
+    (tmp_path / "ci.yml").write_text("on: push\n", encoding="utf-8")
+    result = run("check", ".", "--today", TODAY, cwd=tmp_path)
+    assert (result.code, result.out.splitlines()) == (0, [
+        "d.yaml:1:1: warning EY312 this looks like an evalyaml dataset, but its root key is "
+        "'questons', not 'questions', so it was not recognised and none of its cases were "
+        "checked",
+        "Checked by format: none; 1 near miss not checked (EY312); 1 YAML/JSON file left alone "
+        "as not eval files",
+        "1 warning in 1 file checked"])

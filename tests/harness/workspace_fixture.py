@@ -28,7 +28,7 @@ so cross-file findings (EY301 unknown name, EY305 duplicate definition...) are d
 must have exactly its annotated findings, local and cross-file, and none other; a file no format
 claims has none. Each fixture also runs with CRLF line breaks and with a byte-order mark on every
 file (the same findings), and in strict mode (CONTRACT findings become errors, nothing else
-changes): see `tests/workspace/test_workspace_fixtures.py`.
+changes): see `tests/harness/test_workspace_fixtures.py`.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ _CARET = re.compile(r"^(?P<lead>//~\s*)(?P<carets>\^+)\s+(?P<code>EY\d{3})\s+(?P
 _END = r"(?:(?P<{0}line>[+-]?\d+):)?(?P<{0}col>\d+)"
 _EXPLICIT = re.compile(r"^//@\s+" + _END.format("s") + r"\.\." + _END.format("e")
                        + r"\s+(?P<code>EY\d{3})\s+(?P<message>.*?)\s*$")
-_ANNOTATION = re.compile(r"^//[~@=]")
+_ANNOTATION = re.compile(r"^//[~@]")
 DEFAULT_TODAY = date(2026, 11, 21)
 
 

@@ -123,6 +123,10 @@ async def test_rename_a_dataset_name_everywhere(session: Session) -> None:
     with pytest.raises(Exception, match="not a valid name"):
         await session.client.text_document_rename_async(
             types.RenameParams(doc(nightly), session.pos(nightly, 4, 10), " padded"))
+    for unsafe in ("a b", 'say "hi"', "back\\slash", "rag #2", "x: y"):
+        with pytest.raises(Exception, match="not a valid name"):
+            await session.client.text_document_rename_async(
+                types.RenameParams(doc(nightly), session.pos(nightly, 4, 10), unsafe))
     session.close(nightly)
 
 
@@ -149,12 +153,11 @@ async def test_metadata_knobs_complete_with_the_format_s_snippets(session: Sessi
     assert {"tags", "k", "refusal_expected", "citation_evidence", "trajectory"} <= set(items)
     knob = items["refusal_expected"]
     assert isinstance(knob.text_edit, types.TextEdit)
-    if knob.insert_text_format == types.InsertTextFormat.Snippet:
-        assert knob.text_edit.new_text == "refusal_expected: ${1|true,false|}"
-        evidence = items["citation_evidence"].text_edit
-        assert isinstance(evidence, types.TextEdit)
-        assert evidence.new_text == ('citation_evidence:\n        - citation: "${1:[doc:id]}"\n'
-                                     '          quote: "${2}"')
-    else:
-        assert knob.text_edit.new_text == "refusal_expected: "
+    # Both capability sets take snippets, so the format's own snippets are what is inserted.
+    assert knob.insert_text_format == types.InsertTextFormat.Snippet
+    assert knob.text_edit.new_text == "refusal_expected: ${1|true,false|}"
+    evidence = items["citation_evidence"].text_edit
+    assert isinstance(evidence, types.TextEdit)
+    assert evidence.new_text == ('citation_evidence:\n        - citation: "${1:[doc:id]}"\n'
+                                 '          quote: "${2}"')
     session.close(uri)

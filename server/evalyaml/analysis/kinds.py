@@ -64,8 +64,32 @@ class FormatKind:
     noun: str = "id"  # what a definition's identifier is called in messages ("name")
     versioned: bool = False  # whether references pin versions (semver resolution)
 
+    def __post_init__(self) -> None:
+        _FORMAT_KINDS.setdefault((self.format, self.value), self)
+
+    def __reduce__(self) -> tuple[object, tuple[str, str]]:
+        # One object per kind in every process, as with the enum: analyses come back from the
+        # CLI's and the server's worker processes pickled, and kinds are compared with `is`.
+        return _format_kind, (self.format, self.value)
+
+
+_FORMAT_KINDS: dict[tuple[str, str], FormatKind] = {}
+
+
+def _format_kind(format_name: str, value: str) -> FormatKind:
+    return _FORMAT_KINDS[(format_name, value)]
+
 
 Kind = FileKind | FormatKind
+
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.@+/-]*")
+
+
+def is_plain_name(name: str) -> bool:
+    """Whether a name can be written as it is in a plain YAML scalar and inside a JSON string:
+    what rename and did-you-mean fixes may write without quoting or escaping (a name with a
+    space, a quote, a backslash, `#` or `: ` would change meaning or break the file)."""
+    return _PLAIN_NAME.fullmatch(name) is not None
 
 
 _MODELINE = re.compile(r"^\s*#\s*yaml-language-server\s*:\s*\$schema=(\S+)")
@@ -86,8 +110,9 @@ def schema_kind(reference: str) -> FileKind | NotOurs:
     return FileKind(match.group(1)) if match else NotOurs.FOREIGN_SCHEMA
 
 
-def modeline_kind(text: str) -> FileKind | NotOurs | None:
-    """Look only at the leading comment block, the way yaml-language-server does."""
+def modeline_schema(text: str) -> str | None:
+    """The schema a `# yaml-language-server: $schema=...` modeline names. Only the leading
+    comment block counts, the way yaml-language-server reads it."""
     for line in text[:8192].lstrip("\ufeff").splitlines()[:50]:
         stripped = line.strip()
         if not stripped:
@@ -96,8 +121,13 @@ def modeline_kind(text: str) -> FileKind | NotOurs | None:
             return None
         match = _MODELINE.match(stripped)
         if match:
-            return schema_kind(match.group(1))
+            return match.group(1)
     return None
+
+
+def modeline_kind(text: str) -> FileKind | NotOurs | None:
+    reference = modeline_schema(text)
+    return schema_kind(reference) if reference is not None else None
 
 
 def folder_kind(path: str | None, root: str | None = None) -> FileKind | None:

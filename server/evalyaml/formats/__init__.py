@@ -7,11 +7,12 @@ fallback offered YAML files nobody claimed (the contract: its rubric and judge s
 
 from __future__ import annotations
 
+import re
 from pathlib import PurePath
 
-from evalyaml.analysis.kinds import Kind
+from evalyaml.analysis.kinds import Kind, modeline_schema
 from evalyaml.formats import contract, padosoft
-from evalyaml.formats.base import Claim, Format, NearMiss, Refusal
+from evalyaml.formats.base import Claim, Format, NearMiss, Refusal, Tier
 
 FORMATS: tuple[Format, ...] = (contract.FORMAT, padosoft.FORMAT)
 FALLBACK: Format = FORMATS[0]
@@ -26,10 +27,6 @@ def format_of(kind: Kind) -> Format:
     return _BY_NAME[kind.format]
 
 
-def format_named(name: str) -> Format | None:
-    return _BY_NAME.get(name)
-
-
 def suffix_of(path: str | None) -> str:
     """The suffix that decides a file's syntax and its candidate formats."""
     suffix = PurePath(path).suffix.lower() if path else ""
@@ -41,9 +38,21 @@ def candidates(path: str | None) -> tuple[Format, ...]:
     return tuple(f for f in FORMATS if suffix in f.suffixes)
 
 
+_SCHEMA_FILES: dict[str, Kind] = {k.schema_file: k for f in FORMATS for k in f.kinds
+                                  if k.schema_file is not None}
+_SCHEMA_NAME = re.compile(r"(?:^|[/\\])([^/\\?#]+)(?:[?#].*)?$")
+
+
 def claim(text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
-    """The strongest claim on a file: highest tier first, then the order of FORMATS. A refusal
-    (the file names somebody else's schema) wins over every claim."""
+    """The strongest claim on a file: highest tier first, then the order of FORMATS. A modeline
+    naming one of the schemas we ship settles it for that schema's kind; a refusal (the file
+    names somebody else's schema) wins over every claim."""
+    named = modeline_schema(text)
+    if named is not None:
+        match = _SCHEMA_NAME.search(named.strip())
+        kind = _SCHEMA_FILES.get(match.group(1)) if match else None
+        if kind is not None and format_of(kind) in candidates(path):
+            return Claim(kind, Tier.DIRECTIVE, "its yaml-language-server modeline names it")
     best: Claim | None = None
     for fmt in candidates(path):
         verdict = fmt.claim(text, path, root)

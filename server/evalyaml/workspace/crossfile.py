@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Protocol
 
 from evalyaml.analysis.findings import Finding, FindingSink, Fix, Related, TextEdit
-from evalyaml.analysis.kinds import FileKind, Kind
+from evalyaml.analysis.kinds import FileKind, Kind, is_plain_name
 from evalyaml.analysis.model import Definition, FileAnalysis, Reference
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.suggest import best
@@ -337,6 +337,8 @@ def _id_edit(ref: Reference, new_id: str) -> TextEdit | None:
     slash = ref.raw.find("/") if isinstance(ref.target, FileKind) else -1
     if start is None or ref.id is None or (slash < 0 and isinstance(ref.target, FileKind)):
         return None
+    if not isinstance(ref.target, FileKind) and not is_plain_name(new_id):
+        return None  # it would need quoting or escaping where the reference is written
     begin = start.character + slash + 1
     return TextEdit(Span(Position(start.line, begin),
                          Position(start.line, begin + len(ref.id))), new_id)

@@ -121,11 +121,14 @@ def test_not_claimed(text: str, path: str, root: str | None) -> None:
     ("schema_version: eval_harness.calibration.v1\n", "x.yaml", CALIBRATION, (0, 16, 0, 43),
      None),
     ('{"schema_version": "Eval-Harness.eval-set.v1"}', "x.json", EVAL_SET, (0, 20, 0, 44), None),
-    ("name: rag.smoke\nsampels:\n  - id: a\n    input: {q: x}\n", "x.yaml", DATASET,
+    # A near miss only where the key spelt right would have been claimed (expected_output too).
+    ("name: rag.smoke\nsampels:\n  - id: a\n    input: {q: x}\n    expected_output: y\n",
+     "x.yaml", DATASET,
      (1, 0, 1, 7), "this looks like a Padosoft eval-harness dataset, but its root key is "
      "'sampels', not 'samples', so it was not recognised and none of its samples were checked "
      "(eval-harness itself refuses it: \"Dataset YAML missing required list field 'samples'.\")"),
-    ("name: rag.smoke\nsmaples:\n- id: a\n  input: {q: x}\n", "x.yaml", DATASET, (1, 0, 1, 7),
+    ("name: rag.smoke\nsmaples:\n- id: a\n  input: {q: x}\n  expected_output: y\n", "x.yaml",
+     DATASET, (1, 0, 1, 7),
      None),
 ])
 def test_near_misses(text: str, path: str, kind: object, where: tuple[int, int, int, int],

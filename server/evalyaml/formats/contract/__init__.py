@@ -18,12 +18,15 @@ from evalyaml.analysis.text import LineIndex
 from evalyaml.formats.base import Claim, FormatIde, NearMiss, Refusal, Tier
 from evalyaml.formats.contract.analyze import analyze_contract
 
-# A root key one or two letters away from `questions`, holding a list: a dataset whose cases
-# would otherwise never be checked. Narrow on purpose (other tools have `question:` keys).
+# A root key one or two letters away from `questions` whose first item is a case (`- id:` then
+# an `input:` key): a dataset whose cases would otherwise never be checked. Narrow on purpose:
+# quizzes and surveys have `Questions:` lists of their own.
 _NEAR_QUESTIONS = re.compile(
     r"^(?P<key>questons|qestions|quesitons|questiosn|qustions|questins|quetions|questionss"
-    r"|quesstions|questoins|Questions|QUESTIONS)\s*:[ \t]*(?:#.*)?\r?$", re.MULTILINE)
-_LIST_ITEM_WITH_ID = re.compile(r"^[ \t]*-[ \t]+id[ \t]*:", re.MULTILINE)
+    r"|quesstions|questoins)[ \t]*:[ \t]*(?:#.*)?\r?$", re.MULTILINE)
+_FIRST_ITEM_IS_A_CASE = re.compile(
+    r"\n(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*-[ \t]+id[ \t]*:[^\n]*\n"
+    r"(?:[ \t]+[^\n]*\n){0,20}?[ \t]+input[ \t]*:")
 
 
 class ContractFormat:
@@ -49,7 +52,8 @@ class ContractFormat:
 
     def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
         match = _NEAR_QUESTIONS.search(text, 0, 65536)
-        if match is None or not _LIST_ITEM_WITH_ID.search(text, match.end(), match.end() + 4096):
+        if match is None or not _FIRST_ITEM_IS_A_CASE.match(text, match.end(),
+                                                            match.end() + 4096):
             return None
         lines = LineIndex(text)
         key = match.group("key")

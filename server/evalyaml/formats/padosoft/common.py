@@ -12,6 +12,7 @@ misspelt key, by the rule of the missing key (`Typos.misspelt`), never twice.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from collections.abc import Mapping as MappingOf
 
@@ -87,11 +88,24 @@ class Context:
         self.sink.add(code, message, span, related=related, fixes=fixes)
 
     def rename_fix(self, key: Scalar, name: str) -> Fix:
-        return Fix(f"Rename to '{name}'", (TextEdit(self.span(key), name),), preferred=True)
+        # A quoted key (JSON's always are) keeps its quotes: the names we suggest need no
+        # escaping, so only the characters inside change.
+        return Fix(f"Rename to '{name}'", (TextEdit(self.span(key), quoted_like(key, name)),),
+                   preferred=True)
 
     def replace_fix(self, node: Node, text: str, title: str | None = None) -> Fix:
         return Fix(title or f"Replace with {text}", (TextEdit(self.span(node), text),),
                    preferred=True)
+
+
+def quoted_like(node: Scalar, text: str) -> str:
+    """`text` written the way `node` is: bare for a plain scalar, else as a JSON string (valid
+    in a YAML double-quoted scalar too) or a YAML single-quoted one."""
+    if node.style == '"':
+        return json.dumps(text, ensure_ascii=False)
+    if node.style == "'":
+        return "'" + text.replace("'", "''") + "'"
+    return text
 
 
 class Typos:

@@ -61,7 +61,8 @@ def claim(text: str, path: str | None, root: str | None) -> Claim | None:
     head = text[:_WINDOW].lstrip("\ufeff")
     if _is_json(path):
         match = _JSON_VERSION.search(head)
-        if match and _EVAL_SET.fullmatch(match.group("value")):
+        if match and _EVAL_SET.fullmatch(match.group("value")) and \
+                _json_depth(head, match.start()) == 1:
             return Claim(EVAL_SET, Tier.DIRECTIVE, "its schema_version names an eval-harness "
                          "eval set")
         return None
@@ -78,6 +79,8 @@ def claim(text: str, path: str | None, root: str | None) -> Claim | None:
                      "its schema_version names eval-harness")
     if _in_golden(path, root) and not _FOREIGN.search(head):
         return Claim(DATASET, Tier.PATH, "it is in an eval/golden/ folder")
+    if _FOREIGN.search(head):
+        return None  # a modeline, a root `$schema` or a contract dataset: somebody else's
     if _starts_a_line(head, "name") and _ROOT_NAME.search(head):
         samples = _ROOT_SAMPLES.search(head)
         if samples and _ITEM_ID.search(head, samples.end()) and \
@@ -89,6 +92,28 @@ def claim(text: str, path: str | None, root: str | None) -> Claim | None:
         return Claim(CALIBRATION, Tier.SHAPE, "it has a root 'cases' list with human_verdict "
                      "labels")
     return None
+
+
+def _json_depth(head: str, at: int) -> int:
+    """How deep in objects and arrays offset `at` of JSON text lies (strings skipped): an eval
+    set's `schema_version` is a member of the root object, and a report that quotes one deeper
+    down is not an eval set."""
+    depth, pos, in_string = 0, 0, False
+    while pos < at:
+        char = head[pos]
+        if in_string:
+            if char == "\\":
+                pos += 1
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            depth += 1
+        elif char in "}]":
+            depth -= 1
+        pos += 1
+    return depth
 
 
 def _starts_a_line(head: str, word: str) -> bool:
@@ -121,7 +146,8 @@ def near_miss(text: str, path: str | None, root: str | None) -> NearMiss | None:
         if key == "samples" or key.lower() in _NOT_SAMPLES:
             continue
         if edit_distance(key.lower(), "samples", 2) <= 2 and \
-                _ITEM_ID.search(head, key_match.end()) and _INPUT.search(head, key_match.end()):
+                _ITEM_ID.search(head, key_match.end()) and \
+                _INPUT.search(head, key_match.end()) and _EXPECTED.search(head, key_match.end()):
             lines = LineIndex(text)
             return NearMiss(DATASET, "this looks like a Padosoft eval-harness dataset, but its "
                             f"root key is '{key}', not 'samples', so it was not recognised and "

@@ -9,6 +9,8 @@ in the workspace is the engine's cross-file rule (the references returned here),
 
 from __future__ import annotations
 
+import json
+
 from evalyaml.analysis.findings import Related
 from evalyaml.analysis.model import Reference
 from evalyaml.analysis.suggest import rank
@@ -71,7 +73,8 @@ def _check_name(ctx: Context, root: Mapping, typos: Typos) -> str | None:
             "and does not trim them)",
             "Eval set name must be a non-empty string without leading or trailing whitespace.",
             REFUSE), ctx.span(value),
-            fixes=(ctx.replace_fix(value, f'"{trimmed}"', "Trim the name"),) if trimmed else ())
+            fixes=(ctx.replace_fix(value, json.dumps(trimmed, ensure_ascii=False),
+                                   "Trim the name"),) if trimmed else ())
         return None
     return text
 
@@ -135,8 +138,8 @@ def _check_datasets(ctx: Context, root: Mapping, typos: Typos, name: str) -> lis
                 "dataset names exactly and does not trim them)",
                 f"Eval set '{name}' dataset name at index {index} must be a non-empty string "
                 "without leading or trailing whitespace.", REFUSE), ctx.span(item),
-                fixes=(ctx.replace_fix(item, f'"{trimmed}"', "Trim the name"),)
-                if trimmed else ())
+                fixes=(ctx.replace_fix(item, json.dumps(trimmed, ensure_ascii=False),
+                                       "Trim the name"),) if trimmed else ())
             continue
         first = seen.get(text)
         if first is not None:

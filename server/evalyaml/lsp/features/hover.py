@@ -83,8 +83,10 @@ def _item_detail(doc: Document, pos: Position, *, mapper: PositionMapper,
         span = case.id_span
         if case.detail is None or span is None or not span.contains(pos):
             continue
-        if span.start.line != span.end.line or case.id is None or case.id not in \
-                doc.lines.line_text(span.start.line)[span.start.character:span.end.character]:
+        written = doc.lines.line_text(span.start.line)[span.start.character:span.end.character]
+        if span.start.line != span.end.line or case.id is None or \
+                written.removeprefix(written[:1] if written[:1] in "'\"" else "") \
+                .removesuffix(written[-1:] if written[-1:] in "'\"" else "") != case.id:
             return None
         return _hover(f"**{case.id}**\n\n{case.detail}", mapper, span.start.line,
                       span.start.character, span.end.character)

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalyaml.analysis.kinds import FileKind, Kind
+from evalyaml.analysis.kinds import FileKind, Kind, is_plain_name
 from evalyaml.analysis.model import Definition, FileAnalysis, Reference
 from evalyaml.analysis.references import parse_reference
 from evalyaml.analysis.text import Position, Span
@@ -116,11 +116,12 @@ def reference_id_span(ref: Reference) -> Span | None:
 
 
 def valid_id(name: str, kind: Kind) -> bool:
-    """The contract's ids are snake_case; other formats' names are any one-line text without
-    surrounding spaces or quotes (Padosoft dataset names are dotted: `rag.factuality.fy2026`)."""
+    """The contract's ids are snake_case; other formats' names are anything that needs no
+    quoting or escaping where it is written, YAML or JSON (Padosoft dataset names are dotted:
+    `rag.factuality.fy2026`)."""
     if isinstance(kind, FileKind):
         return bool(_ID.match(name))
-    return bool(name) and name == name.strip() and not any(c in name for c in "\r\n\"'")
+    return is_plain_name(name)
 
 
 def relative(path: Path, root: Path | None) -> str:

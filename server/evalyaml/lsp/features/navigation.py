@@ -190,7 +190,7 @@ def workspace_symbols(nav: Nav, query: str, limit: int = 5000
                     else types.SymbolKind.Interface,
                     location=_location(nav, path, found.id_span),
                     container_name=label))
-        if analysis.kind is FileKind.DATASET:
+        if analysis.kind is FileKind.DATASET or isinstance(analysis.kind, FormatKind):
             if _matches(query, label):
                 out.append(types.SymbolInformation(
                     name=label, kind=types.SymbolKind.File,
@@ -283,8 +283,11 @@ def code_lenses(nav: Nav, doc: Document, analysis: FileAnalysis | None,
             title = f"used by {cases} case{'s' if cases != 1 else ''}"
             if checks:
                 title += f" and {checks} composite check{'s' if checks != 1 else ''}"
-        else:
+        elif found.kind is FileKind.JUDGE:
             title = f"used by {checks} check{'s' if checks != 1 else ''}"
+        else:  # another format's name: count the files that name it
+            holders = len({p for p, _ in refs})
+            title = f"named by {holders} file{'s' if holders != 1 else ''}"
         rng = mapper.range(found.id_span)
         locations = [_location(nav, p, r.span) for p, r in refs]
         lenses.append(types.CodeLens(

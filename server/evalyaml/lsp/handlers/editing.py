@@ -138,8 +138,8 @@ async def rename(ls: EvalServer, params: types.RenameParams) -> types.WorkspaceE
         raise JsonRpcInvalidParams(
             f"'{params.new_name}' is not a valid id: use snake_case (lowercase letters, "
             "digits and '_', starting with a letter)" if isinstance(target.kind, FileKind)
-            else f"'{params.new_name}' is not a valid {target.kind.noun}: no surrounding "
-            "spaces, quotes or line breaks")
+            else f"'{params.new_name}' is not a valid {target.kind.noun}: use letters, "
+            "digits and . _ - / @ + (nothing that would need quoting in YAML or escaping in JSON)")
     edits = await ls.in_thread(navigation.rename_edits, workspace, target, params.new_name)
     changes: dict[str, tuple[int | None, list[types.TextEdit]]] = {}
     for path, spans in edits.items():
