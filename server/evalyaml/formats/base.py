@@ -40,7 +40,7 @@ class Tier(IntEnum):
 class Claim:
     kind: Kind
     tier: Tier
-    why: str  # for the CLI's summary and the editor's log: "schema_version names it"
+    why: str  # for people reading a claim in a test or a debugger: "schema_version names it"
 
 
 @dataclass(frozen=True, slots=True)
