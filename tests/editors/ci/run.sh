@@ -102,7 +102,9 @@ fi
 log=$scratch/pre-commit.log
 pc=$scratch/pc
 cp -r "$repo/examples" "$pc"
-rm -rf "$pc/mistakes"
+# Every mistakes/ folder (the contract's and each format's): pre-commit names files one by one,
+# and a named file is always checked.
+find "$pc" -type d -name mistakes -prune -exec rm -rf {} +
 recipe pre-commit | local_url > "$pc/.pre-commit-config.yaml"
 python3 -m venv "$scratch/pc-venv"
 {
