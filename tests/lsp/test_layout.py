@@ -149,3 +149,27 @@ def test_the_hub_lists_exactly_what_the_server_answers() -> None:
                   and node.func.id == "lsp_method" and isinstance(node.args[0], ast.Attribute)}
     assert overridden
     assert {getattr(types, name) for name in overridden} <= set(names)
+
+
+def test_the_ide_layer_knows_no_protocol() -> None:
+    """`evalyaml.ide` answers plain data: it imports neither pygls nor lsprotocol nor
+    `evalyaml.lsp`, at any depth (functions and type-only imports too)."""
+    ide = {name: path for name, path in MODULES.items()
+           if name == "evalyaml.ide" or name.startswith("evalyaml.ide.")}
+    assert "evalyaml.ide.hover" in ide
+    wrong = []
+    for name, path in ide.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                targets = [node.module or ""] if not node.level else \
+                    [f"(relative) {node.module or ''}"]
+            else:
+                continue
+            for target in targets:
+                top = target.split(".")[0]
+                if top in {"pygls", "lsprotocol", "(relative)"} or target == "evalyaml.lsp" \
+                        or target.startswith("evalyaml.lsp."):
+                    wrong.append(f"{name} imports {target}")
+    assert wrong == []

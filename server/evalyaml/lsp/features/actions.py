@@ -10,8 +10,8 @@ from lsprotocol import types
 
 from evalyaml.analysis.findings import Finding, Fix, TextEdit
 from evalyaml.analysis.text import LineIndex, Position, Span
+from evalyaml.ide.context import shape
 from evalyaml.lsp import convert
-from evalyaml.lsp.context import shape
 from evalyaml.lsp.positions import PositionMapper
 
 

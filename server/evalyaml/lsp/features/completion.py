@@ -15,62 +15,26 @@ schemas (`schema_nav`) and, for references and bundles, from the workspace index
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
 
 from evalyaml.analysis.judge import TEMPLATE_VARIABLES
 from evalyaml.analysis.kinds import FileKind, Kind
-from evalyaml.analysis.model import Definition
 from evalyaml.analysis.schemas import CHECK_KINDS, check_schema
 from evalyaml.analysis.text import Position, Span
-from evalyaml.formats import claim, format_of
-from evalyaml.formats.base import KeyDoc, Refusal
-from evalyaml.lsp import schema_nav
-from evalyaml.lsp.context import ITEM, Context, Reader
+from evalyaml.formats import format_of
+from evalyaml.formats.base import KeyDoc
+from evalyaml.ide import schema_nav
+from evalyaml.ide.context import ITEM, Context, Reader
+from evalyaml.ide.describe import TEMPLATE_DOCS, describe_definition
 from evalyaml.lsp.documents import Document
-from evalyaml.lsp.features.lookup import relative
 from evalyaml.lsp.positions import PositionMapper
 from evalyaml.workspace.index import Workspace
 
 REFERENCE_KEYS = {"rubric_ref": FileKind.RUBRIC, "judge_prompt_ref": FileKind.JUDGE}
-
-TEMPLATE_DOCS = {
-    "input": "The case's `input`: the prompt or question sent to the system under test.",
-    "output": "The answer being judged: what the system under test replied.",
-    "expected": "The case's expected answer (`expected`), for reference-based judging.",
-    "context": "Supplied or retrieved context (documents, tool results) the answer may use.",
-}
-
-_SHAPE = (
-    (re.compile(r"^questions[ \t]*:", re.MULTILINE), FileKind.DATASET),
-    (re.compile(r"^(?:checks|scoring)[ \t]*:", re.MULTILINE), FileKind.RUBRIC),
-    (re.compile(r"^template[ \t]*:", re.MULTILINE), FileKind.JUDGE),
-)
-
-
-def file_kind(doc: Document, analysed: Kind | None) -> Kind | None:
-    """The kind of the document being edited, even while it does not parse: the last
-    analysis's, else the formats' claim on its text, else a contract shape's first line. Only a
-    kind with a schema has anything to complete."""
-    if doc.path is not None and doc.path.suffix.lower() in (".json", ".jsonl"):
-        return None  # the cursor context reads YAML indentation; JSON needs its own (not yet)
-    found = analysed or _claimed_kind(doc)
-    if found is not None:
-        return found if found.schema_file is not None else None
-    for pattern, kind in _SHAPE:
-        if pattern.search(doc.text):
-            return kind
-    return None
-
-
-def _claimed_kind(doc: Document) -> Kind | None:
-    verdict = claim(doc.text, str(doc.path) if doc.path else None, None)
-    return verdict.kind if verdict is not None and not isinstance(verdict, Refusal) else None
 
 
 @dataclass(slots=True)
@@ -317,37 +281,6 @@ def _bundles(req: Request, ctx: Context, node: dict[str, Any]) -> list[types.Com
 
 
 # -------------------------------------------------------------------------------- references
-def describe_definition(path: Path | None, definition: Definition, root: Path | None,
-                        today: Any = None) -> str:
-    """Markdown about a rubric or judge: what hover and completion show."""
-    where = relative(path, root) if path else "?"
-    lines = [f"**{definition.key}** · `{where}`"]
-    if definition.description:
-        lines += ["", definition.description]
-    if definition.checks:
-        lines += ["", "Checks:"]
-        lines += [f"- `{c.kind}`" + (f" `{c.id}`" if c.id else "") +
-                  (f": {c.description}" if c.description else "") for c in definition.checks]
-    if definition.combine:
-        lines += ["", f"Scoring: `{definition.combine}`"]
-    if definition.score_type:
-        lines += ["", f"Score type: `{definition.score_type}`"]
-    if definition.kind is FileKind.JUDGE:
-        figures = []
-        if definition.tpr is not None:
-            figures.append(f"TPR {definition.tpr:g}")
-        if definition.tnr is not None:
-            figures.append(f"TNR {definition.tnr:g}")
-        if definition.validated_at is not None:
-            age = f" ({(today - definition.validated_at).days} days ago)" if today else ""
-            figures.append(f"validated {definition.validated_at.isoformat()}{age}")
-        elif not definition.has_validation:
-            figures.append("not validated")
-        if figures:
-            lines += ["", " · ".join(figures)]
-    return "\n".join(lines)
-
-
 def _references(req: Request, ctx: Context, target: FileKind) -> list[types.CompletionItem]:
     typed = ctx.prefix
     lead = _lead(req, ctx)

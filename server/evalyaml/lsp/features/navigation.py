@@ -16,8 +16,8 @@ from lsprotocol import types
 from evalyaml.analysis.kinds import FileKind, FormatKind, Kind
 from evalyaml.analysis.model import Definition, FileAnalysis
 from evalyaml.analysis.text import Position, Span
+from evalyaml.ide import lookup
 from evalyaml.lsp.documents import Document, path_to_uri
-from evalyaml.lsp.features import lookup
 from evalyaml.lsp.positions import PositionMapper
 from evalyaml.workspace.index import Workspace, normalize
 

@@ -12,11 +12,11 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from evalyaml.analysis.kinds import FileKind, Kind
+from evalyaml.ide.lookup import file_kind, valid_id
 from evalyaml.lsp import convert
 from evalyaml.lsp.consistency import analysed_serials, check_settled, wait_current, wait_index
 from evalyaml.lsp.documents import Document
 from evalyaml.lsp.features import actions, completion, hover, navigation
-from evalyaml.lsp.features.lookup import valid_id
 from evalyaml.lsp.handlers.navigation import nav
 from evalyaml.lsp.session import EvalServer
 
@@ -40,7 +40,7 @@ def _kind_of(ls: EvalServer, doc: Document) -> Kind | None:
     assert ls.engine is not None
     analysed = ls.engine.analyses.get(doc.uri)
     kind = analysed[1].kind if analysed and analysed[1] is not None else None
-    return completion.file_kind(doc, kind)
+    return file_kind(doc, kind)
 
 
 def _complete(ls: EvalServer, doc: Document, position: types.Position) -> types.CompletionList:
