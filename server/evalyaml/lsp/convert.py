@@ -1,4 +1,5 @@
-"""Core values -> LSP values: findings to diagnostics, fixes to workspace edits.
+"""Core values -> LSP values: findings to diagnostics, fixes to workspace edits, the `ide`
+layer's kinds to the protocol's.
 
 Every position goes through a `PositionMapper` for the text the finding was computed on, so
 columns are in the client's encoding. Related information in another file is mapped with that
@@ -15,6 +16,7 @@ from lsprotocol import types
 
 from evalyaml.analysis.codes import CODES
 from evalyaml.analysis.findings import Finding, Fix, TextEdit
+from evalyaml.ide.navigation import SymbolKind
 from evalyaml.lsp.documents import path_to_uri
 from evalyaml.lsp.positions import PositionMapper
 
@@ -23,6 +25,15 @@ log = logging.getLogger(__name__)
 SOURCE = "evalyaml"
 
 MapperFor = Callable[[Path], PositionMapper]
+
+# The `ide` layer's kinds -> the protocol's: the one place they meet.
+SYMBOL_KINDS = {
+    SymbolKind.FILE: types.SymbolKind.File,
+    SymbolKind.RUBRIC: types.SymbolKind.Class,
+    SymbolKind.JUDGE: types.SymbolKind.Interface,
+    SymbolKind.CASE: types.SymbolKind.Object,
+    SymbolKind.CHECK: types.SymbolKind.Method,
+}
 
 
 def diagnostic(finding: Finding, mapper: PositionMapper, uri: str, mapper_for: MapperFor,

@@ -13,10 +13,11 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from evalyaml.analysis.kinds import FileKind, Kind
 from evalyaml.ide.lookup import file_kind, valid_id
+from evalyaml.ide.navigation import rename_edits, rename_target
 from evalyaml.lsp import convert
 from evalyaml.lsp.consistency import analysed_serials, check_settled, wait_current, wait_index
 from evalyaml.lsp.documents import Document
-from evalyaml.lsp.features import actions, completion, hover, navigation
+from evalyaml.lsp.features import actions, completion, hover
 from evalyaml.lsp.handlers.navigation import nav
 from evalyaml.lsp.session import EvalServer
 
@@ -113,7 +114,7 @@ async def prepare_rename(ls: EvalServer, params: types.PrepareRenameParams
         return None
     doc, report = await wait_current(ls, doc, at_line=params.position.line)
     pos = ls.mapper(doc).core_position(params.position)
-    target = await ls.in_thread(navigation.rename_target, nav(ls), doc,
+    target = await ls.in_thread(rename_target, nav(ls).workspace, doc,
                                 report.analysis if report else None, pos)
     if target is None:
         return None
@@ -130,7 +131,7 @@ async def rename(ls: EvalServer, params: types.RenameParams) -> types.WorkspaceE
     pos = ls.mapper(doc).core_position(params.position)
     before = analysed_serials(ls)
     workspace = nav(ls)
-    target = await ls.in_thread(navigation.rename_target, workspace, doc,
+    target = await ls.in_thread(rename_target, workspace.workspace, doc,
                                 report.analysis if report else None, pos)
     if target is None:
         return None
@@ -140,7 +141,7 @@ async def rename(ls: EvalServer, params: types.RenameParams) -> types.WorkspaceE
             "digits and '_', starting with a letter)" if isinstance(target.kind, FileKind)
             else f"'{params.new_name}' is not a valid {target.kind.noun}: no surrounding "
             "spaces, quotes or line breaks")
-    edits = await ls.in_thread(navigation.rename_edits, workspace, target, params.new_name)
+    edits = await ls.in_thread(rename_edits, workspace.workspace, target, params.new_name)
     changes: dict[str, tuple[int | None, list[types.TextEdit]]] = {}
     for path, spans in edits.items():
         uri = ls.uri_for(path)
