@@ -16,6 +16,7 @@ from lsprotocol import types
 
 from evalyaml.analysis.codes import CODES
 from evalyaml.analysis.findings import Finding, Fix, TextEdit
+from evalyaml.ide.actions import ActionKind
 from evalyaml.ide.navigation import SymbolKind
 from evalyaml.lsp.documents import path_to_uri
 from evalyaml.lsp.positions import PositionMapper
@@ -34,6 +35,7 @@ SYMBOL_KINDS = {
     SymbolKind.CASE: types.SymbolKind.Object,
     SymbolKind.CHECK: types.SymbolKind.Method,
 }
+ACTION_KINDS = {ActionKind.QUICK_FIX: types.CodeActionKind.QuickFix}
 
 
 def diagnostic(finding: Finding, mapper: PositionMapper, uri: str, mapper_for: MapperFor,
@@ -88,12 +90,12 @@ def workspace_edit(changes: dict[str, tuple[int | None, list[types.TextEdit]]],
 
 
 def fix_action(fix: Fix, uri: str, version: int | None, mapper: PositionMapper,
-               diagnostic_: types.Diagnostic | None, *, document_changes: bool
-               ) -> types.CodeAction:
+               diagnostics_: list[types.Diagnostic] | None, *, document_changes: bool,
+               kind: types.CodeActionKind = types.CodeActionKind.QuickFix) -> types.CodeAction:
     return types.CodeAction(
         title=fix.title,
-        kind=types.CodeActionKind.QuickFix,
-        diagnostics=[diagnostic_] if diagnostic_ is not None else None,
+        kind=kind,
+        diagnostics=diagnostics_ or None,
         is_preferred=fix.preferred or None,
         edit=workspace_edit({uri: (version, text_edits(fix.edits, mapper))},
                             document_changes=document_changes),
