@@ -17,6 +17,7 @@ from lsprotocol import types
 from evalyaml.analysis.codes import CODES
 from evalyaml.analysis.findings import Finding, Fix, TextEdit
 from evalyaml.ide.actions import ActionKind
+from evalyaml.ide.completion import CompletionKind
 from evalyaml.ide.navigation import SymbolKind
 from evalyaml.lsp.documents import path_to_uri
 from evalyaml.lsp.positions import PositionMapper
@@ -36,6 +37,13 @@ SYMBOL_KINDS = {
     SymbolKind.CHECK: types.SymbolKind.Method,
 }
 ACTION_KINDS = {ActionKind.QUICK_FIX: types.CodeActionKind.QuickFix}
+COMPLETION_KINDS = {
+    CompletionKind.PROPERTY: types.CompletionItemKind.Property,
+    CompletionKind.VALUE: types.CompletionItemKind.EnumMember,
+    CompletionKind.BUNDLE: types.CompletionItemKind.Module,
+    CompletionKind.REFERENCE: types.CompletionItemKind.Reference,
+    CompletionKind.VARIABLE: types.CompletionItemKind.Variable,
+}
 
 
 def diagnostic(finding: Finding, mapper: PositionMapper, uri: str, mapper_for: MapperFor,

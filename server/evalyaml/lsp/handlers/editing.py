@@ -12,6 +12,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from evalyaml.analysis.kinds import FileKind, Kind
+from evalyaml.ide.completion import bundle_names
 from evalyaml.ide.lookup import file_kind, valid_id
 from evalyaml.ide.navigation import rename_edits, rename_target
 from evalyaml.lsp import convert
@@ -50,32 +51,17 @@ def _complete(ls: EvalServer, doc: Document, position: types.Position) -> types.
     if kind is None or ls.engine is None:
         return empty
     mapper = ls.mapper(doc)
+    workspace = ls.engine.workspace
     req = completion.Request(
-        doc=doc, kind=kind, mapper=mapper, line=position.line, workspace=ls.engine.workspace,
+        doc=doc, kind=kind, mapper=mapper, line=position.line, workspace=workspace,
         snippets=ls.supports("text_document.completion.completion_item.snippet_support"),
         retrigger="code" in ls.client_name.lower(),
-        bundles=lambda: _bundle_names(ls, doc),
+        bundles=lambda: bundle_names(workspace, doc.path),
         markdown=True)
     ctx = completion.context_for(req, position.character)
     if ctx is None:
         return empty
     return types.CompletionList(is_incomplete=False, items=completion.complete(req, ctx))
-
-
-def _bundle_names(ls: EvalServer, doc: Document) -> list[str]:
-    assert ls.engine is not None
-    workspace = ls.engine.workspace
-    names: dict[str, None] = {}
-    if doc.path is not None:
-        for name in sorted(workspace.root_for(doc.path).bundles.schemas):
-            names[name] = None
-    for path in workspace.eval_files():
-        analysis = workspace.analysis(path)
-        if analysis is not None and analysis.kind is FileKind.DATASET:
-            for case in analysis.cases:
-                if case.bundle:
-                    names.setdefault(case.bundle, None)
-    return list(names)
 
 
 def _hover(ls: EvalServer, doc: Document, position: types.Position) -> types.Hover | None:
