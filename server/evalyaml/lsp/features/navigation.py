@@ -68,7 +68,7 @@ def _symbol(item: ide.Symbol, mapper: PositionMapper) -> types.DocumentSymbol:
     return types.DocumentSymbol(
         name=item.name, kind=SYMBOL_KINDS[item.kind], range=mapper.range(item.span),
         selection_range=mapper.range(item.selection), detail=item.detail,
-        children=[_symbol(child, mapper) for child in item.children] or None)
+        children=[_symbol(child, mapper) for child in item.children] if item.children else None)
 
 
 def document_symbols(doc: Document, analysis: FileAnalysis | None, mapper: PositionMapper,
