@@ -13,5 +13,9 @@ without a server (`tests/ide/`).
 - `context`, `schema_nav`: the YAML context at a cursor, read from the lines alone, and the
   shipped schemas walked along it.
 - `lookup`: what is under the cursor (a reference, a definition's id); the edited file's kind.
-- `hover`, `navigation`, `actions`, `completion`: the features.
+- `describe`: Markdown about a rubric or judge, a template variable.
+- `hover` (`HoverInfo`), `navigation` (`NavTarget`, `Link`, `Symbol`, `WorkspaceSymbol`,
+  `RenameTarget`, `Lens`), `actions` (`CodeAction`), `completion` (`Completion`): the features.
+  Their kinds (`SymbolKind`, `ActionKind`, `CompletionKind`) meet the protocol's in one place,
+  `lsp/convert.py`.
 """
