@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from evalyaml.analysis.text import LineIndex
-from evalyaml.lsp.context import ITEM, Outline, Reader, context_at
+from evalyaml.ide.context import ITEM, Outline, Reader, context_at
 
 CURSOR = "‸"
 

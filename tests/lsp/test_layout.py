@@ -149,3 +149,38 @@ def test_the_hub_lists_exactly_what_the_server_answers() -> None:
                   and node.func.id == "lsp_method" and isinstance(node.args[0], ast.Attribute)}
     assert overridden
     assert {getattr(types, name) for name in overridden} <= set(names)
+
+
+def _protocol_imports(path: Path) -> list[str]:
+    """pygls, lsprotocol or evalyaml.lsp imports anywhere in a module (functions and type-only
+    imports too), and relative imports (which this check cannot follow)."""
+    wrong = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            targets = [node.module or ""] if not node.level else \
+                [f"(relative) {node.module or ''}"]
+        else:
+            continue
+        wrong += [target for target in targets
+                  if target.split(".")[0] in {"pygls", "lsprotocol", "(relative)"}
+                  or target == "evalyaml.lsp" or target.startswith("evalyaml.lsp.")]
+    return wrong
+
+
+def test_the_ide_layer_knows_no_protocol() -> None:
+    """`evalyaml.ide` answers plain data: neither it nor anything it imports, at any depth,
+    imports pygls, lsprotocol or `evalyaml.lsp`."""
+    ide = [name for name in MODULES if name == "evalyaml.ide" or name.startswith("evalyaml.ide.")]
+    assert "evalyaml.ide.hover" in ide
+    seen, todo = set(ide), list(ide)
+    while todo:
+        for target in _imported(todo[-1], MODULES[todo.pop()]):
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    assert "evalyaml.workspace.index" in seen  # the walk follows imports
+    wrong = [f"{name} imports {target}" for name in sorted(seen)
+             for target in _protocol_imports(MODULES[name])]
+    assert wrong == []

@@ -1,4 +1,5 @@
-"""Core values -> LSP values: findings to diagnostics, fixes to workspace edits.
+"""Core values -> LSP values: findings to diagnostics, fixes to workspace edits, the `ide`
+layer's kinds to the protocol's.
 
 Every position goes through a `PositionMapper` for the text the finding was computed on, so
 columns are in the client's encoding. Related information in another file is mapped with that
@@ -15,6 +16,9 @@ from lsprotocol import types
 
 from evalyaml.analysis.codes import CODES
 from evalyaml.analysis.findings import Finding, Fix, TextEdit
+from evalyaml.ide.actions import ActionKind
+from evalyaml.ide.completion import CompletionKind
+from evalyaml.ide.navigation import SymbolKind
 from evalyaml.lsp.documents import path_to_uri
 from evalyaml.lsp.positions import PositionMapper
 
@@ -23,6 +27,23 @@ log = logging.getLogger(__name__)
 SOURCE = "evalyaml"
 
 MapperFor = Callable[[Path], PositionMapper]
+
+# The `ide` layer's kinds -> the protocol's: the one place they meet.
+SYMBOL_KINDS = {
+    SymbolKind.FILE: types.SymbolKind.File,
+    SymbolKind.RUBRIC: types.SymbolKind.Class,
+    SymbolKind.JUDGE: types.SymbolKind.Interface,
+    SymbolKind.CASE: types.SymbolKind.Object,
+    SymbolKind.CHECK: types.SymbolKind.Method,
+}
+ACTION_KINDS = {ActionKind.QUICK_FIX: types.CodeActionKind.QuickFix}
+COMPLETION_KINDS = {
+    CompletionKind.PROPERTY: types.CompletionItemKind.Property,
+    CompletionKind.VALUE: types.CompletionItemKind.EnumMember,
+    CompletionKind.BUNDLE: types.CompletionItemKind.Module,
+    CompletionKind.REFERENCE: types.CompletionItemKind.Reference,
+    CompletionKind.VARIABLE: types.CompletionItemKind.Variable,
+}
 
 
 def diagnostic(finding: Finding, mapper: PositionMapper, uri: str, mapper_for: MapperFor,
@@ -77,12 +98,12 @@ def workspace_edit(changes: dict[str, tuple[int | None, list[types.TextEdit]]],
 
 
 def fix_action(fix: Fix, uri: str, version: int | None, mapper: PositionMapper,
-               diagnostic_: types.Diagnostic | None, *, document_changes: bool
-               ) -> types.CodeAction:
+               diagnostics_: list[types.Diagnostic] | None, *, document_changes: bool,
+               kind: types.CodeActionKind = types.CodeActionKind.QuickFix) -> types.CodeAction:
     return types.CodeAction(
         title=fix.title,
-        kind=types.CodeActionKind.QuickFix,
-        diagnostics=[diagnostic_] if diagnostic_ is not None else None,
+        kind=kind,
+        diagnostics=diagnostics_ or None,
         is_preferred=fix.preferred or None,
         edit=workspace_edit({uri: (version, text_edits(fix.edits, mapper))},
                             document_changes=document_changes),

@@ -18,7 +18,7 @@ from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
 from evalyaml.analysis.text import LineIndex
-from evalyaml.lsp.context import Outline
+from evalyaml.ide.context import Outline
 from evalyaml.lsp.positions import Encoding, PositionMapper
 
 _BREAK = re.compile(r"\r\n|\r|\n")

@@ -1,114 +1,25 @@
-"""Quick fixes: each finding's own fixes (did-you-mean, pin, bump, quote), plus two the core
-cannot know how to write: pinning to the exact resolved version and inserting missing keys.
-
-Every action is one WorkspaceEdit, so the editor applies it as one undoable step.
-"""
+"""Quick fixes, converted: `ide.actions`' answers as LSP code actions, each one WorkspaceEdit
+(one undoable step) with the diagnostics it fixes."""
 
 from __future__ import annotations
 
 from lsprotocol import types
 
-from evalyaml.analysis.findings import Finding, Fix, TextEdit
-from evalyaml.analysis.text import LineIndex, Position, Span
+from evalyaml.analysis.findings import Finding
+from evalyaml.analysis.text import LineIndex, Span
+from evalyaml.ide import actions as ide
 from evalyaml.lsp import convert
-from evalyaml.lsp.context import shape
 from evalyaml.lsp.positions import PositionMapper
-
-
-def _overlaps(a: Span, b: Span) -> bool:
-    return not (a.end < b.start or b.end < a.start)
-
-
-def extra_fixes(finding: Finding, lines: LineIndex) -> list[Fix]:
-    fixes: list[Fix] = []
-    if finding.code == "EY303":
-        resolved = finding.data.get("resolved")
-        pin = finding.data.get("pin")
-        edits = [e for f in finding.fixes for e in f.edits]
-        if resolved and resolved != pin and len(edits) == 1 and edits[0].new_text.startswith("@"):
-            edit = edits[0]
-            fixes.append(Fix(f"Pin to exact version @{resolved}",
-                             (TextEdit(edit.span, f"@{resolved}"),)))
-    elif finding.code == "EY201" and finding.data.get("missing_key"):
-        inserted = insert_key(lines, finding.span, finding.data["missing_key"])
-        if inserted is not None:
-            fixes.append(Fix(f"Insert missing key '{finding.data['missing_key']}'",
-                             (inserted,), preferred=True))
-    return fixes
-
-
-def insert_key(lines: LineIndex, owner: Span, key: str) -> TextEdit | None:
-    """`key: ` as the last key of the mapping reported at `owner` (a key that owns the mapping,
-    a list item's first line, or the document's first line)."""
-    start_line = owner.start.line
-    info = shape(lines.line_text(start_line))
-    if info is None:
-        return None
-    eol = "\r\n" if "\r\n" in lines.text else "\n"
-    owned_by_key = info.key is not None and owner.start.character == info.key_col and \
-        owner.end.line == start_line and owner.end.character <= info.colon_col
-    if owned_by_key:  # `key:` owning a nested mapping
-        floor = info.key_col
-        key_col = _child_indent(lines, start_line, info.key_col)
-    elif info.dash_cols:  # a list item's mapping, starting on this line
-        key_col, floor = info.key_col, info.dash_cols[-1]
-    else:  # the root mapping (reported on its first line)
-        key_col, floor = info.key_col, info.key_col - 1
-    last = start_line
-    n = start_line + 1
-    while n < lines.line_count:
-        text = lines.line_text(n)
-        if text.strip() and not text.lstrip().startswith("#"):
-            indent = len(text) - len(text.lstrip(" "))
-            if indent <= floor:
-                break
-            last = n
-        n += 1
-    end = lines.line_end(last)
-    position = lines.position(end)
-    return TextEdit(Span(position, position), f"{eol}{' ' * key_col}{key}: ")
-
-
-def _child_indent(lines: LineIndex, line: int, col: int) -> int:
-    n = line + 1
-    while n < lines.line_count:
-        text = lines.line_text(n)
-        if text.strip() and not text.lstrip().startswith("#"):
-            indent = len(text) - len(text.lstrip(" "))
-            return indent if indent > col else col + 2
-        n += 1
-    return col + 2
 
 
 def code_actions(findings: list[Finding], diagnostics: list[types.Diagnostic], wanted: Span,
                  *, uri: str, version: int | None, lines: LineIndex, mapper: PositionMapper,
                  document_changes: bool, only: list[str] | None) -> list[types.CodeAction]:
-    if only and not any(types.CodeActionKind.QuickFix.value.startswith(o) or
-                        o.startswith(types.CodeActionKind.QuickFix.value) for o in only):
+    quickfix = convert.ACTION_KINDS[ide.ActionKind.QUICK_FIX].value
+    if only and not any(quickfix.startswith(o) or o.startswith(quickfix) for o in only):
         return []
-    actions: list[types.CodeAction] = []
-    missing: list[tuple[Finding, types.Diagnostic | None, TextEdit]] = []
-    for index, finding in enumerate(findings):
-        if not _overlaps(finding.span, wanted):
-            continue
-        diag = diagnostics[index] if index < len(diagnostics) else None
-        for fix in (*finding.fixes, *extra_fixes(finding, lines)):
-            actions.append(convert.fix_action(fix, uri, version, mapper, diag,
-                                              document_changes=document_changes))
-            if finding.code == "EY201":
-                missing.append((finding, diag, fix.edits[0]))
-    by_owner: dict[tuple[Position, Position], list[tuple[Finding, types.Diagnostic | None,
-                                                         TextEdit]]] = {}
-    for item in missing:
-        by_owner.setdefault((item[0].span.start, item[0].span.end), []).append(item)
-    for group in by_owner.values():
-        if len(group) < 2:
-            continue
-        first = group[0][2]
-        text = "".join(edit.new_text for _, _, edit in group)
-        fix = Fix("Insert all missing keys", (TextEdit(first.span, text),))
-        action = convert.fix_action(fix, uri, version, mapper, None,
-                                    document_changes=document_changes)
-        action.diagnostics = [d for _, d, _ in group if d is not None] or None
-        actions.append(action)
-    return actions
+    return [convert.fix_action(action.fix, uri, version, mapper,
+                               [diagnostics[i] for i in action.findings if i < len(diagnostics)],
+                               document_changes=document_changes,
+                               kind=convert.ACTION_KINDS[action.kind])
+            for action in ide.code_actions(findings, wanted, lines)]

@@ -1,83 +1,27 @@
-"""Completion that works on half-typed lines.
-
-The cursor's YAML context comes from `context` (no parse needed), the candidates from the
-schemas (`schema_nav`) and, for references and bundles, from the workspace index:
-
-- keys valid at the cursor, required ones first, keys already present left out, with the
-  schema's description as documentation;
-- enum values (check kinds insert a snippet with the kind's required fields; combine modes,
-  score types, formats, aggregations, orders; true/false for booleans);
-- references: `rubric/` or `judge/` -> ids, then `@` -> versions newest first, each with its
-  description;
-- template variables inside a judge's `template`;
-- bundle names for a case's `bundle`.
-"""
+"""Completion, converted: `ide.completion`'s items as LSP completion items, the cursor's column
+and each item's range through the document's mapper."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 from lsprotocol import types
 
-from evalyaml.analysis.judge import TEMPLATE_VARIABLES
-from evalyaml.analysis.kinds import FileKind, Kind
-from evalyaml.analysis.model import Definition
-from evalyaml.analysis.schemas import CHECK_KINDS, check_schema
-from evalyaml.analysis.text import Position, Span
-from evalyaml.formats import claim, format_of
-from evalyaml.formats.base import KeyDoc, Refusal
-from evalyaml.lsp import schema_nav
-from evalyaml.lsp.context import ITEM, Context, Reader
-from evalyaml.lsp.documents import Document
-from evalyaml.lsp.features.lookup import relative
+from evalyaml.analysis.kinds import Kind
+from evalyaml.ide import completion as ide
+from evalyaml.ide.context import Context
+from evalyaml.ide.source import Source
+from evalyaml.lsp.convert import COMPLETION_KINDS
 from evalyaml.lsp.positions import PositionMapper
 from evalyaml.workspace.index import Workspace
-
-REFERENCE_KEYS = {"rubric_ref": FileKind.RUBRIC, "judge_prompt_ref": FileKind.JUDGE}
-
-TEMPLATE_DOCS = {
-    "input": "The case's `input`: the prompt or question sent to the system under test.",
-    "output": "The answer being judged: what the system under test replied.",
-    "expected": "The case's expected answer (`expected`), for reference-based judging.",
-    "context": "Supplied or retrieved context (documents, tool results) the answer may use.",
-}
-
-_SHAPE = (
-    (re.compile(r"^questions[ \t]*:", re.MULTILINE), FileKind.DATASET),
-    (re.compile(r"^(?:checks|scoring)[ \t]*:", re.MULTILINE), FileKind.RUBRIC),
-    (re.compile(r"^template[ \t]*:", re.MULTILINE), FileKind.JUDGE),
-)
-
-
-def file_kind(doc: Document, analysed: Kind | None) -> Kind | None:
-    """The kind of the document being edited, even while it does not parse: the last
-    analysis's, else the formats' claim on its text, else a contract shape's first line. Only a
-    kind with a schema has anything to complete."""
-    if doc.path is not None and doc.path.suffix.lower() in (".json", ".jsonl"):
-        return None  # the cursor context reads YAML indentation; JSON needs its own (not yet)
-    found = analysed or _claimed_kind(doc)
-    if found is not None:
-        return found if found.schema_file is not None else None
-    for pattern, kind in _SHAPE:
-        if pattern.search(doc.text):
-            return kind
-    return None
-
-
-def _claimed_kind(doc: Document) -> Kind | None:
-    verdict = claim(doc.text, str(doc.path) if doc.path else None, None)
-    return verdict.kind if verdict is not None and not isinstance(verdict, Refusal) else None
 
 
 @dataclass(slots=True)
 class Request:
     """What completion needs besides the cursor context."""
 
-    doc: Document
+    doc: Source
     kind: Kind
     mapper: PositionMapper
     line: int
@@ -87,334 +31,35 @@ class Request:
     bundles: Callable[[], list[str]]
     markdown: bool = True
 
-
-def complete(req: Request, ctx: Context) -> list[types.CompletionItem]:
-    if ctx.in_block_scalar:
-        if req.kind is FileKind.JUDGE and ctx.path == ["template"]:
-            return _template_variables(req, ctx)
-        return []
-    if ctx.in_key:
-        return _keys(req, ctx)
-    if ctx.in_value:
-        return _values(req, ctx)
-    return []
+    @property
+    def core(self) -> ide.Request:
+        return ide.Request(self.doc, self.kind, self.line, self.workspace, self.snippets,
+                           self.bundles)
 
 
 def context_for(req: Request, character: int) -> Context | None:
-    col = req.mapper.core_position(types.Position(req.line, character)).character
-    return Reader(req.doc.lines, req.doc.outline).context(req.line, col)
+    column = req.mapper.core_position(types.Position(req.line, character)).character
+    return ide.context_for(req.core, column)
 
 
-# -------------------------------------------------------------------------------- helpers
-def _doc(req: Request, text: str) -> types.MarkupContent | str | None:
-    if not text:
-        return None
-    if req.markdown:
-        return types.MarkupContent(types.MarkupKind.Markdown, text)
-    return text
+def complete(req: Request, ctx: Context) -> list[types.CompletionItem]:
+    return [item(req, found) for found in ide.complete(req.core, ctx)]
 
 
-def _range(req: Request, start: int, end: int) -> types.Range:
-    return req.mapper.range(Span(Position(req.line, start), Position(req.line, end)))
-
-
-def _escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("$", "\\$").replace("}", "\\}")
-
-
-def _check_kind_of(ctx: Context) -> str | None:
-    value = ctx.siblings.get("kind")
-    if value is None:
-        return None
-    value = value.strip().strip("'\"")
-    return value or None
-
-
-def _node_and_kind(req: Request, path: list[Any], check_kind: str | None
-                   ) -> schema_nav.Node | None:
-    kinds = {len(path) - 1: check_kind} if check_kind and path and path[-1] == ITEM else {}
-    return schema_nav.walk(req.kind, path, kinds)
-
-
-# -------------------------------------------------------------------------------- keys
-def _keys(req: Request, ctx: Context) -> list[types.CompletionItem]:
-    check_kind = _check_kind_of(ctx)
-    node = _node_and_kind(req, ctx.path, check_kind)
-    if node is None or (schema_nav.type_of(node.schema) not in (None, "object")
-                        and not node.is_check):
-        return []
-    props = dict(schema_nav.properties(node, check_kind))
-    required = schema_nav.required(node, check_kind)
-    if req.kind is FileKind.DATASET and ctx.path == ["questions", ITEM]:
-        for name, extra in _bundle_properties(req, ctx).items():
-            props.setdefault(name, extra)
-    key_docs = _key_docs(req.kind, ctx.path)
-    for name, key_doc in key_docs.items():
-        props.setdefault(name, {"description": key_doc.doc})
-    present = set(ctx.siblings)
-    line = req.doc.lines.line_text(req.line)
-    after = line[ctx.end_col:].lstrip(" ")
-    has_colon = after.startswith(":")
-    items: list[types.CompletionItem] = []
-    for name, prop in props.items():
-        if name in present or (name == "$schema" and ctx.path):
-            continue
-        is_required = name in required
-        order = required.index(name) if is_required else 0
-        prop_type = schema_nav.type_of(prop) or ("string" if "enum" in prop else None)
-        items.append(types.CompletionItem(
-            label=name,
-            kind=types.CompletionItemKind.Property,
-            detail=("required" if is_required else "optional") +
-                   (f" · {prop_type}" if prop_type else ""),
-            documentation=_doc(req, schema_nav.description(prop)),
-            sort_text=f"0{order:02d}{name}" if is_required else f"1{name}",
-            filter_text=name,
-            text_edit=types.TextEdit(_range(req, ctx.start_col, ctx.end_col),
-                                     name if has_colon else _key_insert(req, ctx, name, prop,
-                                                                        key_docs.get(name))),
-            insert_text_format=types.InsertTextFormat.Snippet if req.snippets and not has_colon
-            else types.InsertTextFormat.PlainText,
-        ))
-    return items
-
-
-def _key_docs(kind: Kind, path: list[Any]) -> dict[str, KeyDoc]:
-    """The keys a format documents for this place beyond its schema (`FormatIde.extra_keys`),
-    with their snippets; list items in the path are `*`."""
-    where = tuple("*" if part is ITEM else str(part) for part in path)
-    docs = format_of(kind).ide.extra_keys.get((kind.value, where), ())
-    return {doc.name: doc for doc in docs}
-
-
-def _key_insert(req: Request, ctx: Context, name: str, prop: dict[str, Any],
-                key_doc: KeyDoc | None = None) -> str:
-    kind = schema_nav.type_of(prop)
-    eol = "\r\n" if "\r\n" in req.doc.text else "\n"
-    inner = " " * (ctx.key_col + 2)
-    if req.snippets and key_doc is not None and key_doc.insert is not None:
-        # The format's own snippet, its later lines indented to the key's column.
-        return (eol + " " * ctx.key_col).join(key_doc.insert.split("\n"))
-    if req.snippets:
-        if kind == "array":
-            return f"{_escape(name)}:{eol}{inner}- $0"
-        if kind == "object":
-            return f"{_escape(name)}:{eol}{inner}$0"
-        return f"{_escape(name)}: $0"
-    if kind == "array":
-        return f"{name}:{eol}{inner}- "
-    if kind == "object":
-        return f"{name}:{eol}{inner}"
-    return f"{name}: "
-
-
-def _bundle_properties(req: Request, ctx: Context) -> dict[str, dict[str, Any]]:
-    bundle = ctx.siblings.get("bundle", "").strip().strip("'\"")
-    if not bundle or req.doc.path is None:
-        return {}
-    root = req.workspace.root_for(req.doc.path)
-    schema = root.bundles.schemas.get(bundle, {})
-    props = schema.get("properties", {})
-    return {k: v for k, v in props.items() if isinstance(v, dict)}
-
-
-# -------------------------------------------------------------------------------- values
-def _values(req: Request, ctx: Context) -> list[types.CompletionItem]:
-    key = ctx.path[-1]
-    if not isinstance(key, str):
-        return []
-    parent_path = ctx.path[:-1]
-    check_kind = _check_kind_of(ctx)
-    if key in REFERENCE_KEYS:
-        return _references(req, ctx, REFERENCE_KEYS[key])
-    parent = _node_and_kind(req, parent_path, check_kind)
-    if parent is None:
-        return []
-    if parent.is_check and key == "kind":
-        return _check_kinds(req, ctx)
-    node = schema_nav.child(parent, key, check_kind)
-    if node is None:
-        return []
-    if req.kind is FileKind.DATASET and parent_path == ["questions", ITEM] and key == "bundle":
-        return _bundles(req, ctx, node.schema)
-    values = schema_nav.enum_values(node.schema)
-    if not values and schema_nav.type_of(node.schema) == "boolean":
-        values = ["true", "false"]
-    lead = _lead(req, ctx)
-    description = schema_nav.description(node.schema)
-    return [types.CompletionItem(
-        label=value,
-        kind=types.CompletionItemKind.EnumMember,
-        documentation=_doc(req, description),
-        sort_text=f"{index:03d}",
-        filter_text=value,
-        text_edit=types.TextEdit(_range(req, ctx.start_col, ctx.end_col), lead + value),
-    ) for index, value in enumerate(values)]
-
-
-def _lead(req: Request, ctx: Context) -> str:
-    """A space when the value would otherwise touch the colon (`kind:|`)."""
-    line = req.doc.lines.line_text(req.line)
-    return " " if ctx.start_col > 0 and line[ctx.start_col - 1] == ":" else ""
-
-
-_KIND_FIELDS: dict[str, list[tuple[str, str, str]]] = {
-    # kind -> (key, snippet value, plain value); a value starting with a newline is a block
-    "must_contain_any": [("values", "\n  - ${1}", "\n  - ")],
-    "must_not_contain": [("values", "\n  - ${1}", "\n  - ")],
-    "regex": [("pattern", " '${1}'", " ")],
-    "json_schema": [("schema", "\n  type: ${1:object}", "\n  type: object")],
-    "format": [("format", " ${1|json,text|}", " ")],
-    "fact_match": [("threshold", " ${1:0.8}", " ")],
-    "llm_judge": [("judge_prompt_ref", " judge/${1}", " judge/")],
-    "composite": [("rubric_ref", " rubric/${1}", " rubric/")],
-}
-
-
-def _check_kinds(req: Request, ctx: Context) -> list[types.CompletionItem]:
-    lead = _lead(req, ctx)
-    eol = "\r\n" if "\r\n" in req.doc.text else "\n"
-    indent = " " * ctx.key_col
-    items: list[types.CompletionItem] = []
-    for index, name in enumerate(CHECK_KINDS):
-        kind_schema = check_schema(name) or {}
-        fields = [f for f in _KIND_FIELDS.get(name, []) if f[0] not in ctx.siblings]
-        if req.snippets:
-            text = lead + _escape(name) + "".join(
-                f"{eol}{indent}{key}:{value.replace(chr(10), eol + indent)}"
-                for key, value, _ in fields) + ("$0" if not fields else "")
-        else:
-            text = lead + name + "".join(
-                f"{eol}{indent}{key}:{plain.replace(chr(10), eol + indent)}"
-                for key, _, plain in fields)
-        title = kind_schema.get("title", name)
-        items.append(types.CompletionItem(
-            label=name,
-            kind=types.CompletionItemKind.EnumMember,
-            detail=title + (f" · adds {', '.join(f[0] for f in fields)}" if fields else ""),
-            documentation=_doc(req, schema_nav.description(kind_schema)),
-            sort_text=f"{index:03d}",
-            filter_text=name,
-            text_edit=types.TextEdit(_range(req, ctx.start_col, ctx.end_col), text),
-            insert_text_format=types.InsertTextFormat.Snippet if req.snippets
-            else types.InsertTextFormat.PlainText,
-        ))
-    return items
-
-
-def _bundles(req: Request, ctx: Context, node: dict[str, Any]) -> list[types.CompletionItem]:
-    names = req.bundles()
-    lead = _lead(req, ctx)
-    return [types.CompletionItem(
-        label=name,
-        kind=types.CompletionItemKind.Module,
-        detail="bundle",
-        documentation=_doc(req, schema_nav.description(node)),
-        sort_text=f"{index:03d}",
-        filter_text=name,
-        text_edit=types.TextEdit(_range(req, ctx.start_col, ctx.end_col), lead + name),
-    ) for index, name in enumerate(names)]
-
-
-# -------------------------------------------------------------------------------- references
-def describe_definition(path: Path | None, definition: Definition, root: Path | None,
-                        today: Any = None) -> str:
-    """Markdown about a rubric or judge: what hover and completion show."""
-    where = relative(path, root) if path else "?"
-    lines = [f"**{definition.key}** · `{where}`"]
-    if definition.description:
-        lines += ["", definition.description]
-    if definition.checks:
-        lines += ["", "Checks:"]
-        lines += [f"- `{c.kind}`" + (f" `{c.id}`" if c.id else "") +
-                  (f": {c.description}" if c.description else "") for c in definition.checks]
-    if definition.combine:
-        lines += ["", f"Scoring: `{definition.combine}`"]
-    if definition.score_type:
-        lines += ["", f"Score type: `{definition.score_type}`"]
-    if definition.kind is FileKind.JUDGE:
-        figures = []
-        if definition.tpr is not None:
-            figures.append(f"TPR {definition.tpr:g}")
-        if definition.tnr is not None:
-            figures.append(f"TNR {definition.tnr:g}")
-        if definition.validated_at is not None:
-            age = f" ({(today - definition.validated_at).days} days ago)" if today else ""
-            figures.append(f"validated {definition.validated_at.isoformat()}{age}")
-        elif not definition.has_validation:
-            figures.append("not validated")
-        if figures:
-            lines += ["", " · ".join(figures)]
-    return "\n".join(lines)
-
-
-def _references(req: Request, ctx: Context, target: FileKind) -> list[types.CompletionItem]:
-    typed = ctx.prefix
-    lead = _lead(req, ctx)
-    rng = _range(req, ctx.start_col, ctx.end_col)
-    prefix = f"{target.value}/"
-    root = req.workspace.root_for(req.doc.path).path if req.doc.path else None
-    today = req.workspace.options(req.doc.path).today if req.doc.path else None
-    if "@" in typed and typed.startswith(prefix):
-        ref_id = typed[len(prefix):typed.index("@")]
-        seen: set[str] = set()
-        items: list[types.CompletionItem] = []
-        for path, definition in req.workspace.definitions_of(target, ref_id):
-            if definition.version is None or definition.version in seen:
-                continue
-            seen.add(definition.version)
-            text = f"{prefix}{ref_id}@{definition.version}"
-            items.append(types.CompletionItem(
-                label=text,
-                kind=types.CompletionItemKind.Reference,
-                detail=definition.description or definition.version,
-                documentation=_doc(req, describe_definition(path, definition, root, today)),
-                sort_text=f"{len(items):03d}",
-                filter_text=text,
-                text_edit=types.TextEdit(rng, lead + text),
-            ))
-        return items
-    items = []
-    for index, ref_id in enumerate(req.workspace.known_ids(target)):
-        versions = req.workspace.definitions_of(target, ref_id)
-        newest = versions[0] if versions else None
-        text = f"{prefix}{ref_id}"
-        command = types.Command("Pick a version", "editor.action.triggerSuggest") \
-            if req.retrigger else None
-        items.append(types.CompletionItem(
-            label=text,
-            kind=types.CompletionItemKind.Reference,
-            detail=(newest[1].description or "") if newest else None,
-            documentation=_doc(req, describe_definition(newest[0], newest[1], root, today))
-            if newest else None,
-            sort_text=f"{index:04d}",
-            filter_text=text,
-            text_edit=types.TextEdit(rng, lead + text + "@"),
-            command=command,
-        ))
-    return items
-
-
-# -------------------------------------------------------------------------------- templates
-def _template_variables(req: Request, ctx: Context) -> list[types.CompletionItem]:
-    line = req.doc.lines.line_text(req.line)
-    before = line[:ctx.start_col]
-    opened = before.rfind("{{")
-    if opened < 0 or before.rfind("}}") > opened:
-        return []
-    between = before[opened + 2:]
-    if between.strip():
-        return []  # `{{ x y` : not a variable name position
-    after = line[ctx.end_col:]
-    closes = after.lstrip(" ").startswith("}}")
-    spaced = between.startswith(" ")
-    return [types.CompletionItem(
-        label=name,
-        kind=types.CompletionItemKind.Variable,
-        detail="template variable",
-        documentation=_doc(req, TEMPLATE_DOCS.get(name, "")),
-        sort_text=f"{index:02d}",
-        filter_text=name,
-        text_edit=types.TextEdit(_range(req, ctx.start_col, ctx.end_col),
-                                 name + ("" if closes else (" }}" if spaced else "}}"))),
-    ) for index, name in enumerate(TEMPLATE_VARIABLES)]
+def item(req: Request, found: ide.Completion) -> types.CompletionItem:
+    documentation: types.MarkupContent | str | None = found.documentation
+    if found.documentation and req.markdown:
+        documentation = types.MarkupContent(types.MarkupKind.Markdown, found.documentation)
+    return types.CompletionItem(
+        label=found.label,
+        kind=COMPLETION_KINDS[found.kind],
+        detail=found.detail,
+        documentation=documentation,
+        sort_text=found.sort_text,
+        filter_text=found.filter_text,
+        text_edit=types.TextEdit(req.mapper.range(found.span), found.new_text),
+        insert_text_format=None if found.snippet is None else
+        types.InsertTextFormat.Snippet if found.snippet else types.InsertTextFormat.PlainText,
+        command=types.Command("Pick a version", "editor.action.triggerSuggest")
+        if found.suggest_again and req.retrigger else None,
+    )

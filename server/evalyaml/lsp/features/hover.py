@@ -1,167 +1,23 @@
-"""Hover: a key's or value's schema description; on a reference, what it resolves to."""
+"""Hover, converted: `ide.hover`'s answer as an LSP `Hover`, its span in the client's units."""
 
 from __future__ import annotations
 
-import re
 from datetime import date
 
 from lsprotocol import types
 
-from evalyaml.analysis.judge import TEMPLATE_VARIABLES
-from evalyaml.analysis.kinds import FileKind, FormatKind, Kind
-from evalyaml.analysis.schemas import check_schema
-from evalyaml.analysis.text import Position, Span
-from evalyaml.lsp import schema_nav
-from evalyaml.lsp.context import ITEM, Context, PathPart
-from evalyaml.lsp.documents import Document
-from evalyaml.lsp.features import lookup
-from evalyaml.lsp.features.completion import TEMPLATE_DOCS, describe_definition
+from evalyaml.analysis.kinds import Kind
+from evalyaml.analysis.text import Position
+from evalyaml.ide import hover as ide
+from evalyaml.ide.source import Source
 from evalyaml.lsp.positions import PositionMapper
-from evalyaml.workspace.index import Workspace, normalize
-from evalyaml.workspace.resolve import Status
-
-_VARIABLE = re.compile(r"\{\{\{?[#^/&]?\s*([A-Za-z_][\w.]*)\s*\}?\}\}")
-_WORD = re.compile(r"[A-Za-z0-9_$\-]+")
+from evalyaml.workspace.index import Workspace
 
 
-def hover(doc: Document, kind: Kind, pos: Position, *, mapper: PositionMapper,
+def hover(doc: Source, kind: Kind, pos: Position, *, mapper: PositionMapper,
           workspace: Workspace, today: date | None) -> types.Hover | None:
-    if isinstance(kind, FormatKind):
-        item = _item_detail(doc, pos, mapper=mapper, workspace=workspace)
-        if item is not None:
-            return item
-    ctx = lookup.context(doc, pos)
-    if ctx is None:
+    info = ide.hover(doc, kind, pos, workspace=workspace, today=today)
+    if info is None:
         return None
-    line = doc.lines.line_text(pos.line)
-    if ctx.in_block_scalar:
-        if kind is FileKind.JUDGE and ctx.path == ["template"]:
-            for match in _VARIABLE.finditer(line):
-                if match.start() <= pos.character <= match.end():
-                    name = match.group(1).split(".", 1)[0]
-                    if name in TEMPLATE_VARIABLES:
-                        text = f"**`{{{{ {name} }}}}`** · template variable\n\n" \
-                            f"{TEMPLATE_DOCS[name]}"
-                        return _hover(text, mapper, pos.line, match.start(), match.end())
-        return None
-    if ctx.in_value:
-        return _value_hover(doc, kind, ctx, pos, mapper=mapper, workspace=workspace,
-                            today=today)
-    if ctx.in_key:
-        word = None
-        for match in _WORD.finditer(line):
-            if match.start() <= pos.character <= match.end() and match.start() >= ctx.start_col:
-                word = match
-                break
-        if word is None:
-            return None
-        key = word.group()
-        check_kind = _kind(ctx.siblings)
-        parent = _walk(kind, ctx.path, check_kind)
-        if parent is None:
-            return None
-        node = schema_nav.child(parent, key, check_kind)
-        if node is None:
-            return None
-        required = key in schema_nav.required(parent, check_kind)
-        kind_text = schema_nav.type_of(node.schema)
-        head = f"**{key}**" + (f" · {kind_text}" if kind_text else "") + \
-            (" · required" if required else "")
-        values = schema_nav.enum_values(node.schema)
-        tail = f"\n\nOne of: {', '.join(f'`{v}`' for v in values)}" if values else ""
-        return _hover(f"{head}\n\n{schema_nav.description(node.schema)}{tail}", mapper,
-                      pos.line, word.start(), word.end())
-    return None
-
-
-def _item_detail(doc: Document, pos: Position, *, mapper: PositionMapper,
-                 workspace: Workspace) -> types.Hover | None:
-    """What a format says about one item (a Padosoft sample's row identity), on its id. The
-    index's analysis may be of an older text: the id must still be written where it says."""
-    analysis = workspace.analysis(normalize(doc.path)) if doc.path is not None else None
-    for case in analysis.cases if analysis else ():
-        span = case.id_span
-        if case.detail is None or span is None or not span.contains(pos):
-            continue
-        written = doc.lines.line_text(span.start.line)[span.start.character:span.end.character]
-        if span.start.line != span.end.line or case.id is None or \
-                written.removeprefix(written[:1] if written[:1] in "'\"" else "") \
-                .removesuffix(written[-1:] if written[-1:] in "'\"" else "") != case.id:
-            return None
-        return _hover(f"**{case.id}**\n\n{case.detail}", mapper, span.start.line,
-                      span.start.character, span.end.character)
-    return None
-
-
-def _kind(siblings: dict[str, str]) -> str | None:
-    value = siblings.get("kind")
-    return value.strip().strip("'\"") or None if value is not None else None
-
-
-def _walk(kind: Kind, path: list[PathPart], check_kind: str | None
-          ) -> schema_nav.Node | None:
-    kinds = {len(path) - 1: check_kind} if check_kind and path and path[-1] == ITEM else {}
-    return schema_nav.walk(kind, path, kinds)
-
-
-def _value_hover(doc: Document, kind: Kind, ctx: Context, pos: Position, *,
-                 mapper: PositionMapper, workspace: Workspace, today: date | None
-                 ) -> types.Hover | None:
-    key = ctx.path[-1]
-    line = doc.lines.line_text(pos.line)
-    value = line[ctx.start_col:ctx.end_col]
-    if not isinstance(key, str) or not value:
-        return None
-    if key in lookup.REFERENCE_KEYS:
-        found = lookup.reference_at(doc, pos)
-        if found is None:
-            return None
-        ref = found.reference
-        root = workspace.root_for(doc.path).path if doc.path else None
-        if ref.id is None:
-            text = f"`{ref.raw}` is not a valid reference: write " \
-                   f"`{ref.target.value}/<id>@<version>`"
-        else:
-            resolution = workspace.resolve(ref)
-            if resolution.status is Status.RESOLVED and resolution.definition is not None:
-                text = f"`{ref.raw}` →\n\n" + describe_definition(
-                    resolution.path, resolution.definition, root, today)
-            elif resolution.status is Status.UNKNOWN_ID:
-                text = f"`{ref.raw}`: no {ref.target.value} with id `{ref.id}` in the workspace"
-            else:
-                versions = [d.version for _, d in resolution.candidates if d.version]
-                text = f"`{ref.raw}`: no version of {ref.target.value}/{ref.id} matches " \
-                       f"this pin; available: {', '.join(versions) or 'none'}"
-        return _hover(text, mapper, pos.line, ctx.start_col, ctx.end_col)
-    parent = _walk(kind, ctx.path[:-1], _kind(ctx.siblings))
-    if parent is None:
-        return None
-    if parent.is_check and key == "kind":
-        kind_schema = check_schema(value)
-        if kind_schema is None:
-            return _hover(f"`{value}`: not a built-in check kind (another module may provide "
-                          "it)", mapper, pos.line, ctx.start_col, ctx.end_col)
-        props = schema_nav.properties(schema_nav.check_node(value), value)
-        required = schema_nav.required(parent, value)
-        fields = ", ".join(f"`{p}`" + (" (required)" if p in required else "")
-                           for p in props if p not in ("kind", "id", "description", "weight"))
-        text = f"**{kind_schema.get('title', value)}**\n\n{schema_nav.description(kind_schema)}"
-        if fields:
-            text += f"\n\nFields: {fields}"
-        return _hover(text, mapper, pos.line, ctx.start_col, ctx.end_col)
-    node = schema_nav.child(parent, key, _kind(ctx.siblings))
-    if node is None:
-        return None
-    values = schema_nav.enum_values(node.schema)
-    head = f"**{key}**: `{value}`"
-    if values and value not in values:
-        head += f" (not one of {', '.join(f'`{v}`' for v in values)})"
-    return _hover(f"{head}\n\n{schema_nav.description(node.schema)}", mapper, pos.line,
-                  ctx.start_col, ctx.end_col)
-
-
-def _hover(text: str, mapper: PositionMapper, line: int, start: int, end: int) -> types.Hover:
-    return types.Hover(
-        contents=types.MarkupContent(types.MarkupKind.Markdown, text),
-        range=mapper.range(Span(Position(line, start), Position(line, end))),
-    )
+    return types.Hover(contents=types.MarkupContent(types.MarkupKind.Markdown, info.markdown),
+                       range=mapper.range(info.span))

@@ -12,11 +12,13 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from evalyaml.analysis.kinds import FileKind, Kind
+from evalyaml.ide.completion import bundle_names
+from evalyaml.ide.lookup import file_kind, valid_id
+from evalyaml.ide.navigation import rename_edits, rename_target
 from evalyaml.lsp import convert
 from evalyaml.lsp.consistency import analysed_serials, check_settled, wait_current, wait_index
 from evalyaml.lsp.documents import Document
-from evalyaml.lsp.features import actions, completion, hover, navigation
-from evalyaml.lsp.features.lookup import valid_id
+from evalyaml.lsp.features import actions, completion, hover
 from evalyaml.lsp.handlers.navigation import nav
 from evalyaml.lsp.session import EvalServer
 
@@ -40,7 +42,7 @@ def _kind_of(ls: EvalServer, doc: Document) -> Kind | None:
     assert ls.engine is not None
     analysed = ls.engine.analyses.get(doc.uri)
     kind = analysed[1].kind if analysed and analysed[1] is not None else None
-    return completion.file_kind(doc, kind)
+    return file_kind(doc, kind)
 
 
 def _complete(ls: EvalServer, doc: Document, position: types.Position) -> types.CompletionList:
@@ -49,32 +51,17 @@ def _complete(ls: EvalServer, doc: Document, position: types.Position) -> types.
     if kind is None or ls.engine is None:
         return empty
     mapper = ls.mapper(doc)
+    workspace = ls.engine.workspace
     req = completion.Request(
-        doc=doc, kind=kind, mapper=mapper, line=position.line, workspace=ls.engine.workspace,
+        doc=doc, kind=kind, mapper=mapper, line=position.line, workspace=workspace,
         snippets=ls.supports("text_document.completion.completion_item.snippet_support"),
         retrigger="code" in ls.client_name.lower(),
-        bundles=lambda: _bundle_names(ls, doc),
+        bundles=lambda: bundle_names(workspace, doc.path),
         markdown=True)
     ctx = completion.context_for(req, position.character)
     if ctx is None:
         return empty
     return types.CompletionList(is_incomplete=False, items=completion.complete(req, ctx))
-
-
-def _bundle_names(ls: EvalServer, doc: Document) -> list[str]:
-    assert ls.engine is not None
-    workspace = ls.engine.workspace
-    names: dict[str, None] = {}
-    if doc.path is not None:
-        for name in sorted(workspace.root_for(doc.path).bundles.schemas):
-            names[name] = None
-    for path in workspace.eval_files():
-        analysis = workspace.analysis(path)
-        if analysis is not None and analysis.kind is FileKind.DATASET:
-            for case in analysis.cases:
-                if case.bundle:
-                    names.setdefault(case.bundle, None)
-    return list(names)
 
 
 def _hover(ls: EvalServer, doc: Document, position: types.Position) -> types.Hover | None:
@@ -113,7 +100,7 @@ async def prepare_rename(ls: EvalServer, params: types.PrepareRenameParams
         return None
     doc, report = await wait_current(ls, doc, at_line=params.position.line)
     pos = ls.mapper(doc).core_position(params.position)
-    target = await ls.in_thread(navigation.rename_target, nav(ls), doc,
+    target = await ls.in_thread(rename_target, nav(ls).workspace, doc,
                                 report.analysis if report else None, pos)
     if target is None:
         return None
@@ -130,7 +117,7 @@ async def rename(ls: EvalServer, params: types.RenameParams) -> types.WorkspaceE
     pos = ls.mapper(doc).core_position(params.position)
     before = analysed_serials(ls)
     workspace = nav(ls)
-    target = await ls.in_thread(navigation.rename_target, workspace, doc,
+    target = await ls.in_thread(rename_target, workspace.workspace, doc,
                                 report.analysis if report else None, pos)
     if target is None:
         return None
@@ -140,7 +127,7 @@ async def rename(ls: EvalServer, params: types.RenameParams) -> types.WorkspaceE
             "digits and '_', starting with a letter)" if isinstance(target.kind, FileKind)
             else f"'{params.new_name}' is not a valid {target.kind.noun}: use letters, "
             "digits and . _ - / @ + (nothing that would need quoting in YAML or escaping in JSON)")
-    edits = await ls.in_thread(navigation.rename_edits, workspace, target, params.new_name)
+    edits = await ls.in_thread(rename_edits, workspace.workspace, target, params.new_name)
     changes: dict[str, tuple[int | None, list[types.TextEdit]]] = {}
     for path, spans in edits.items():
         uri = ls.uri_for(path)

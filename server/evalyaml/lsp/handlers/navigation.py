@@ -56,7 +56,7 @@ async def document_links(ls: EvalServer, params: types.DocumentLinkParams
     if doc is None:
         return []
     doc, report = await wait_current(ls, doc)
-    return await ls.in_thread(navigation.document_links, nav(ls), doc,
+    return await ls.in_thread(navigation.document_links, nav(ls),
                               report.analysis if report else None, ls.mapper(doc),
                               ls.supports("text_document.document_link.tooltip_support"))
 

@@ -19,7 +19,7 @@ from evalyaml.analysis.schemas import (
     schema,
     subschema,
 )
-from evalyaml.lsp.context import ITEM, PathPart
+from evalyaml.ide.context import ITEM, PathPart
 
 Schema = dict[str, Any]
 

@@ -1,5 +1,6 @@
 """What is under the cursor, for hover and navigation: a reference, a definition's id, a key or
-a value, read from the current text (never from a parse of an older version)."""
+a value, read from the current text (never from a parse of an older version); and the kind of
+the file being edited, even while it does not parse."""
 
 from __future__ import annotations
 
@@ -11,11 +12,18 @@ from evalyaml.analysis.kinds import FileKind, Kind, is_plain_name
 from evalyaml.analysis.model import Definition, FileAnalysis, Reference
 from evalyaml.analysis.references import parse_reference
 from evalyaml.analysis.text import Position, Span
-from evalyaml.lsp.context import Context, Reader
-from evalyaml.lsp.documents import Document
+from evalyaml.formats import claim
+from evalyaml.formats.base import Refusal
+from evalyaml.ide.context import Context, Reader
+from evalyaml.ide.source import Source
 
 REFERENCE_KEYS = {"rubric_ref": FileKind.RUBRIC, "judge_prompt_ref": FileKind.JUDGE}
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
+_SHAPE = (
+    (re.compile(r"^questions[ \t]*:", re.MULTILINE), FileKind.DATASET),
+    (re.compile(r"^(?:checks|scoring)[ \t]*:", re.MULTILINE), FileKind.RUBRIC),
+    (re.compile(r"^template[ \t]*:", re.MULTILINE), FileKind.JUDGE),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,11 +34,11 @@ class RefAt:
     id_span: Span | None  # the `<id>` part, for rename
 
 
-def context(doc: Document, pos: Position) -> Context | None:
+def context(doc: Source, pos: Position) -> Context | None:
     return Reader(doc.lines, doc.outline).context(pos.line, pos.character)
 
 
-def reference_at(doc: Document, pos: Position) -> RefAt | None:
+def reference_at(doc: Source, pos: Position) -> RefAt | None:
     ctx = context(doc, pos)
     if ctx is None or not ctx.in_value or not ctx.path:
         return None
@@ -56,7 +64,7 @@ def reference_at(doc: Document, pos: Position) -> RefAt | None:
     return RefAt(Reference(target, raw, span, origin, owner, ref_id, pin), id_span)
 
 
-def analysed_reference_at(doc: Document, analysis: FileAnalysis | None, pos: Position
+def analysed_reference_at(doc: Source, analysis: FileAnalysis | None, pos: Position
                           ) -> RefAt | None:
     """A reference of another format at the cursor, from the file's analysis: those formats'
     references may sit in JSON, which the YAML cursor cannot read. The reference's name must
@@ -131,3 +139,23 @@ def relative(path: Path, root: Path | None) -> str:
         except ValueError:
             pass
     return path.name
+
+
+def file_kind(doc: Source, analysed: Kind | None) -> Kind | None:
+    """The kind of the document being edited, even while it does not parse: the last
+    analysis's, else the formats' claim on its text, else a contract shape's first line. Only a
+    kind with a schema has anything to complete."""
+    if doc.path is not None and doc.path.suffix.lower() in (".json", ".jsonl"):
+        return None  # the cursor context reads YAML indentation; JSON needs its own (not yet)
+    found = analysed or _claimed_kind(doc)
+    if found is not None:
+        return found if found.schema_file is not None else None
+    for pattern, kind in _SHAPE:
+        if pattern.search(doc.text):
+            return kind
+    return None
+
+
+def _claimed_kind(doc: Source) -> Kind | None:
+    verdict = claim(doc.text, str(doc.path) if doc.path else None, None)
+    return verdict.kind if verdict is not None and not isinstance(verdict, Refusal) else None

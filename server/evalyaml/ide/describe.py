@@ -1,0 +1,48 @@
+"""Markdown about the things the features show: a rubric or judge, a template variable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.model import Definition
+from evalyaml.ide.lookup import relative
+
+TEMPLATE_DOCS = {
+    "input": "The case's `input`: the prompt or question sent to the system under test.",
+    "output": "The answer being judged: what the system under test replied.",
+    "expected": "The case's expected answer (`expected`), for reference-based judging.",
+    "context": "Supplied or retrieved context (documents, tool results) the answer may use.",
+}
+
+
+def describe_definition(path: Path | None, definition: Definition, root: Path | None,
+                        today: Any = None) -> str:
+    """Markdown about a rubric or judge: what hover and completion show."""
+    where = relative(path, root) if path else "?"
+    lines = [f"**{definition.key}** · `{where}`"]
+    if definition.description:
+        lines += ["", definition.description]
+    if definition.checks:
+        lines += ["", "Checks:"]
+        lines += [f"- `{c.kind}`" + (f" `{c.id}`" if c.id else "") +
+                  (f": {c.description}" if c.description else "") for c in definition.checks]
+    if definition.combine:
+        lines += ["", f"Scoring: `{definition.combine}`"]
+    if definition.score_type:
+        lines += ["", f"Score type: `{definition.score_type}`"]
+    if definition.kind is FileKind.JUDGE:
+        figures = []
+        if definition.tpr is not None:
+            figures.append(f"TPR {definition.tpr:g}")
+        if definition.tnr is not None:
+            figures.append(f"TNR {definition.tnr:g}")
+        if definition.validated_at is not None:
+            age = f" ({(today - definition.validated_at).days} days ago)" if today else ""
+            figures.append(f"validated {definition.validated_at.isoformat()}{age}")
+        elif not definition.has_validation:
+            figures.append("not validated")
+        if figures:
+            lines += ["", " · ".join(figures)]
+    return "\n".join(lines)

@@ -1,0 +1,303 @@
+"""Navigation: definition, references, document links, symbols, rename and code lens, as data.
+
+Every answer is in core spans: a location in another file is the span its analysis in the index
+gives (`NavTarget`), an open document's spans come from the analysis of its current version.
+The LSP handlers map each span with the text of the file it is in (`lsp/features/navigation.py`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+from evalyaml.analysis.kinds import FileKind, FormatKind, Kind
+from evalyaml.analysis.model import Definition, FileAnalysis
+from evalyaml.analysis.text import Position, Span
+from evalyaml.ide import lookup
+from evalyaml.ide.source import Source
+from evalyaml.workspace.index import Workspace, normalize
+
+
+class SymbolKind(Enum):
+    """What a symbol is (mapped to the protocol's kinds in `lsp/convert.py`)."""
+
+    FILE = "file"  # a dataset, in workspace symbols
+    RUBRIC = "rubric"
+    JUDGE = "judge"
+    CASE = "case"  # a dataset's case, a format's item
+    CHECK = "check"  # a rubric's check
+
+
+@dataclass(frozen=True, slots=True)
+class NavTarget:
+    """A place in a file: `span` in the text the index holds for `path`."""
+
+    path: Path
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A reference at `span` that opens the definition it resolves to."""
+
+    span: Span
+    path: Path  # the definition's file
+    line: int  # the line of the definition's id (0-based)
+    name: str  # the definition's key, for the tooltip
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """A document symbol: a case, a rubric or judge (with its checks as children)."""
+
+    name: str
+    kind: SymbolKind
+    span: Span
+    selection: Span
+    detail: str | None = None
+    children: tuple[Symbol, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class WorkspaceSymbol:
+    name: str
+    kind: SymbolKind
+    target: NavTarget
+    container: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RenameTarget:
+    kind: Kind
+    id: str
+    span: Span  # the id's characters at the cursor
+
+
+@dataclass(frozen=True, slots=True)
+class Lens:
+    """A count of a definition's users, over its id, with where they are."""
+
+    span: Span
+    title: str
+    targets: tuple[NavTarget, ...]
+
+
+def _definition_kind(found: Definition) -> SymbolKind:
+    return SymbolKind.RUBRIC if found.kind is FileKind.RUBRIC else SymbolKind.JUDGE
+
+
+def _reference(workspace: Workspace, doc: Source, analysis: FileAnalysis | None, pos: Position
+               ) -> lookup.RefAt | None:
+    """The reference at the cursor: read from the YAML text for the contract's, from the
+    analysis for other formats' (the index's, when the caller has none of its own)."""
+    found = lookup.reference_at(doc, pos)
+    if found is not None:
+        return found
+    if analysis is None and doc.path is not None:
+        analysis = workspace.analysis(normalize(doc.path))
+    return lookup.analysed_reference_at(doc, analysis, pos)
+
+
+def _target(workspace: Workspace, doc: Source, analysis: FileAnalysis | None, pos: Position
+            ) -> tuple[Path, Definition] | None:
+    """The rubric or judge the cursor is about: a reference's target, or the definition whose
+    id or version is under the cursor."""
+    found = _reference(workspace, doc, analysis, pos)
+    if found is not None and found.reference.id is not None:
+        resolution = workspace.resolve(found.reference)
+        if resolution.path is not None and resolution.definition is not None:
+            return resolution.path, resolution.definition
+        return None
+    definition_ = lookup.definition_at(analysis, pos)
+    if definition_ is not None and doc.path is not None:
+        return normalize(doc.path), definition_
+    return None
+
+
+# ------------------------------------------------------------------------- definition, references
+def definition(workspace: Workspace, doc: Source, pos: Position) -> list[NavTarget]:
+    """Where the reference at the cursor resolves to (its definition's id)."""
+    found = _reference(workspace, doc, None, pos)
+    if found is None or found.reference.id is None:
+        return []
+    resolution = workspace.resolve(found.reference)
+    if resolution.path is None or resolution.definition is None:
+        return []
+    return [NavTarget(resolution.path, resolution.definition.id_span)]
+
+
+def references(workspace: Workspace, doc: Source, analysis: FileAnalysis | None,
+               pos: Position, include_declaration: bool) -> list[NavTarget]:
+    """Every reference to the definition the cursor is about (and its id, if asked)."""
+    target = _target(workspace, doc, analysis, pos)
+    if target is None:
+        return []
+    path, found = target
+    out: list[NavTarget] = []
+    if include_declaration:
+        out.append(NavTarget(path, found.id_span))
+    for holder, ref in workspace.references_to(path, found):
+        out.append(NavTarget(holder, ref.span))
+    return out
+
+
+def document_links(workspace: Workspace, analysis: FileAnalysis | None) -> list[Link]:
+    """Each reference of the file that resolves, linked to its definition."""
+    if analysis is None:
+        return []
+    links: list[Link] = []
+    for ref in analysis.references:
+        if ref.id is None:
+            continue
+        resolution = workspace.resolve(ref)
+        if resolution.path is None or resolution.definition is None:
+            continue
+        links.append(Link(ref.span, resolution.path, resolution.definition.id_span.start.line,
+                          resolution.definition.key))
+    return links
+
+
+# ------------------------------------------------------------------------------------ symbols
+def document_symbols(doc: Source, analysis: FileAnalysis | None) -> list[Symbol]:
+    """A dataset's (or a format's) cases; a rubric or judge over the whole file, its checks as
+    children."""
+    if analysis is None or analysis.kind is None:
+        return []
+    whole = Span(Position(0, 0), doc.lines.position(len(doc.text)))
+    symbols: list[Symbol] = []
+    if analysis.kind is FileKind.DATASET or isinstance(analysis.kind, FormatKind):
+        for case in analysis.cases:
+            symbols.append(Symbol(
+                name=case.id or "(case without id)", kind=SymbolKind.CASE, span=case.span,
+                selection=case.id_span or case.span,
+                detail=f"bundle {case.bundle}" if case.bundle else None))
+    for found in analysis.definitions:
+        children = tuple(Symbol(name=check.kind, kind=SymbolKind.CHECK, span=check.span,
+                                selection=check.span, detail=check.id)
+                         for check in found.checks)
+        symbols.append(Symbol(name=found.key, kind=_definition_kind(found), span=whole,
+                              selection=found.id_span, detail=found.description,
+                              children=children))
+    return symbols
+
+
+def matches(query: str, name: str) -> bool:
+    """Case-insensitive subsequence match, the way editors filter symbols."""
+    if not query:
+        return True
+    name = name.lower()
+    at = 0
+    for char in query.lower():
+        at = name.find(char, at)
+        if at < 0:
+            return False
+        at += 1
+    return True
+
+
+def workspace_symbols(workspace: Workspace, query: str, limit: int = 5000
+                      ) -> list[WorkspaceSymbol]:
+    """Rubrics and judges by key, datasets by path, cases by id, matching `query`; at most
+    about `limit` of them."""
+    out: list[WorkspaceSymbol] = []
+    roots = [r.path for r in workspace.roots]
+    for path in workspace.eval_files():
+        analysis = workspace.analysis(path)
+        if analysis is None or analysis.kind is None:
+            continue
+        label = _label(path, roots)
+        for found in analysis.definitions:
+            if matches(query, found.key):
+                out.append(WorkspaceSymbol(found.key, _definition_kind(found),
+                                           NavTarget(path, found.id_span), label))
+        if analysis.kind is FileKind.DATASET or isinstance(analysis.kind, FormatKind):
+            if matches(query, label):
+                out.append(WorkspaceSymbol(label, SymbolKind.FILE,
+                                           NavTarget(path, Span.point(0, 0))))
+            for case in analysis.cases:
+                if case.id is None or not matches(query, case.id):
+                    continue
+                out.append(WorkspaceSymbol(case.id, SymbolKind.CASE,
+                                           NavTarget(path, case.id_span or case.span), label))
+                if len(out) >= limit:
+                    return out
+        if len(out) >= limit:
+            break
+    return out
+
+
+def _label(path: Path, roots: list[Path]) -> str:
+    for root in roots:
+        try:
+            return path.relative_to(root).as_posix()
+        except ValueError:
+            continue
+    return path.name
+
+
+# ------------------------------------------------------------------------------------ rename
+def rename_target(workspace: Workspace, doc: Source, analysis: FileAnalysis | None,
+                  pos: Position) -> RenameTarget | None:
+    """The id at the cursor that can be renamed: a reference's (to an id defined somewhere) or
+    a definition's own."""
+    found = _reference(workspace, doc, analysis, pos)
+    if found is not None:
+        ref = found.reference
+        if ref.id is None or found.id_span is None:
+            return None
+        if not workspace.definitions_of(ref.target, ref.id):
+            return None  # nothing to rename: the id is defined nowhere
+        return RenameTarget(ref.target, ref.id, found.id_span)
+    definition_ = lookup.definition_at(analysis, pos)
+    if definition_ is None or not definition_.id_span.contains(pos):
+        return None
+    line = doc.lines.line_text(definition_.id_span.start.line)
+    return RenameTarget(definition_.kind, definition_.id,
+                        lookup.id_inner_span(line, definition_.id_span, definition_.id))
+
+
+def rename_edits(workspace: Workspace, target: RenameTarget, new_id: str
+                 ) -> dict[Path, list[tuple[Span, str]]]:
+    """Every place the id is written: each definition of it (all versions) and each reference
+    to it (any pin), in open and closed files."""
+    edits: dict[Path, list[tuple[Span, str]]] = {}
+    for path, found in workspace.definitions_of(target.kind, target.id):
+        span = found.id_span
+        width = span.end.character - span.start.character
+        if span.start.line == span.end.line and width == len(found.id) + 2:
+            span = Span(Position(span.start.line, span.start.character + 1),
+                        Position(span.end.line, span.end.character - 1))
+        edits.setdefault(path, []).append((span, new_id))
+    for holder in sorted(workspace.referrers(target.kind, target.id)):
+        analysis = workspace.analysis(holder)
+        for ref in analysis.references if analysis else ():
+            if ref.target is target.kind and ref.id == target.id:
+                span_ = lookup.reference_id_span(ref)
+                if span_ is not None:
+                    edits.setdefault(holder, []).append((span_, new_id))
+    return edits
+
+
+# ------------------------------------------------------------------------------------ lens
+def code_lenses(workspace: Workspace, doc: Source, analysis: FileAnalysis | None
+                ) -> list[Lens]:
+    """Over each definition's id: how many cases and checks use it."""
+    if analysis is None or doc.path is None:
+        return []
+    lenses: list[Lens] = []
+    for found in analysis.definitions:
+        refs = workspace.references_to(normalize(doc.path), found)
+        cases = sum(1 for _, r in refs if r.origin == "case")
+        checks = len(refs) - cases
+        if found.kind is FileKind.RUBRIC:
+            title = f"used by {cases} case{'s' if cases != 1 else ''}"
+            if checks:
+                title += f" and {checks} composite check{'s' if checks != 1 else ''}"
+        elif found.kind is FileKind.JUDGE:
+            title = f"used by {checks} check{'s' if checks != 1 else ''}"
+        else:  # another format's name: count the files that name it
+            holders = len({p for p, _ in refs})
+            title = f"named by {holders} file{'s' if holders != 1 else ''}"
+        lenses.append(Lens(found.id_span, title, tuple(NavTarget(p, r.span) for p, r in refs)))
+    return lenses
