@@ -16,6 +16,10 @@ import pytest
 
 from evalyaml.analysis.codes import CODES, CodeClass, Severity
 from evalyaml.analysis.findings import Finding
+from evalyaml.analysis.text import Position
+from evalyaml.ide.hover import hover
+from evalyaml.ide.navigation import definition
+from evalyaml.ide.source import Text
 from evalyaml.workspace.index import Workspace
 
 from .workspace_fixture import (
@@ -74,6 +78,36 @@ def test_workspace_fixture(path: Path, tmp_path: Path) -> None:
                               for a in sorted((got - want).elements())))
 
 
+def _answer(root: Path, workspace: Workspace, fixture: WorkspaceFixture, feature: str) -> str:
+    assert fixture.cursor is not None
+    relative, line, column = fixture.cursor
+    doc = Text(fixture.files[relative], root / relative)
+    position = Position(line, column)
+    if feature == "definition":
+        found = definition(workspace, doc, position)
+        return " ".join(f"{t.path.relative_to(root).as_posix()} {t.span.start.line}:"
+                        f"{t.span.start.character}-{t.span.end.line}:{t.span.end.character}"
+                        for t in found) or "none"
+    analysis = workspace.analysis(root / relative)
+    if analysis is None or analysis.kind is None:
+        return "none"
+    info = hover(doc, analysis.kind, position, workspace=workspace, today=fixture.today)
+    return info.markdown.split("\n", 1)[0] if info is not None else "none"
+
+
+FIXTURES_WITH_A_CURSOR = [p for p in FIXTURES if "$0" in p.read_text(encoding="utf-8")]
+
+
+@pytest.mark.parametrize("path", FIXTURES_WITH_A_CURSOR, ids=_ids)
+def test_workspace_fixture_editor_answers(path: Path, tmp_path: Path) -> None:
+    fixture = parse_workspace_fixture(path.read_text(encoding="utf-8"))
+    _write(tmp_path, fixture)
+    workspace = Workspace([tmp_path], today=fixture.today, strict=fixture.strict)
+    workspace.index_all()
+    assert [(feature, _answer(tmp_path, workspace, fixture, feature))
+            for feature, _ in fixture.ide] == fixture.ide
+
+
 @pytest.mark.parametrize("variant", ["crlf", "bom"])
 @pytest.mark.parametrize("path", FIXTURES, ids=_ids)
 def test_workspace_fixture_line_breaks_and_bom(path: Path, variant: str, tmp_path: Path
@@ -108,6 +142,8 @@ def test_workspace_fixture_in_the_other_mode(path: Path, tmp_path: Path) -> None
     ("//- a.yaml\nab\n//~ EY301 no carets\n", "a malformed annotation"),
     ("//- a.yaml\nx\n//- a.yaml\ny\n", "file a.yaml given twice"),
     ("#! colour: red\n//- a.yaml\nx\n", "unknown header 'colour'"),
+    ("//= hover: x\n//- a.yaml\nx\n", "'//=' expectations need a '\\$0' cursor"),
+    ("//- a.yaml\n$0x\n$0y\n", "a second cursor"),
 ])
 def test_a_malformed_fixture_is_refused_with_its_line(text: str, problem: str) -> None:
     with pytest.raises(FixtureError, match=problem):

@@ -23,6 +23,14 @@ the written file:
 - `//@ [LINE:]COL..[LINE:]COL CODE message`: an explicit range, for ranges carets cannot draw
   (columns 0-2, zero width, several lines); LINE is an offset from that kept line.
 
+**The cursor and editor expectations.** `$0` in a file's text marks the cursor (it is removed
+before the file is written; one per fixture). `//=` lines, anywhere, say what the editor
+features answer there, through the pure `ide` layer on the indexed workspace:
+
+- `//= definition: eval/golden/faq.yml 4:6-4:24` (0-based, code points), or `//= definition:
+  none`;
+- `//= hover: **refund-window**` the first line of the hover's Markdown, or `//= hover: none`.
+
 Every file is written into a temporary folder and the folder is indexed by a real `Workspace`,
 so cross-file findings (EY301 unknown name, EY305 duplicate definition...) are data too. A file
 must have exactly its annotated findings, local and cross-file, and none other; a file no format
@@ -44,6 +52,8 @@ _END = r"(?:(?P<{0}line>[+-]?\d+):)?(?P<{0}col>\d+)"
 _EXPLICIT = re.compile(r"^//@\s+" + _END.format("s") + r"\.\." + _END.format("e")
                        + r"\s+(?P<code>EY\d{3})\s+(?P<message>.*?)\s*$")
 _ANNOTATION = re.compile(r"^//[~@]")
+_EXPECT = re.compile(r"^//=\s*(?P<feature>definition|hover)\s*:\s*(?P<answer>.*?)\s*$")
+CURSOR = "$0"
 DEFAULT_TODAY = date(2026, 11, 21)
 
 
@@ -71,6 +81,8 @@ class WorkspaceFixture:
     today: date = DEFAULT_TODAY
     strict: bool = False
     freshness_days: int = 90
+    cursor: tuple[str, int, int] | None = None  # path, line, code-point column
+    ide: list[tuple[str, str]] = field(default_factory=list)  # (feature, expected answer)
 
 
 def parse_workspace_fixture(text: str) -> WorkspaceFixture:
@@ -84,7 +96,8 @@ def parse_workspace_fixture(text: str) -> WorkspaceFixture:
         if path is not None:
             fixture.files[path] = "\n".join(kept)
 
-    for number, line in enumerate(lines, start=1):
+    for number, raw in enumerate(lines, start=1):
+        line = raw
         file_match = _FILE.match(line)
         if file_match:
             close()
@@ -93,12 +106,23 @@ def parse_workspace_fixture(text: str) -> WorkspaceFixture:
                 raise FixtureError(f"line {number}: file {path} given twice")
             continue
         if path is None:
-            header = _HEADER.match(line)
-            if header:
+            header, expect = _HEADER.match(line), _EXPECT.match(line)
+            if expect:
+                fixture.ide.append((expect.group("feature"), expect.group("answer")))
+            elif header:
                 _apply_header(fixture, header.group("key"), header.group("value"), headers)
             elif line.strip():
                 raise FixtureError(f"line {number}: text before the first '//-' file line")
             continue
+        expect = _EXPECT.match(line)
+        if expect:
+            fixture.ide.append((expect.group("feature"), expect.group("answer")))
+            continue
+        if CURSOR in line and not _ANNOTATION.match(line):
+            if fixture.cursor is not None:
+                raise FixtureError(f"line {number}: a second cursor")
+            fixture.cursor = (path, len(kept), line.index(CURSOR))
+            line = line.replace(CURSOR, "", 1)
         caret, explicit = _CARET.match(line), _EXPLICIT.match(line)
         target = len(kept) - 1
         if (caret or explicit) and target < 0:
@@ -124,6 +148,8 @@ def parse_workspace_fixture(text: str) -> WorkspaceFixture:
     close()
     if not fixture.files:
         raise FixtureError("a workspace fixture needs at least one '//- path' file")
+    if fixture.ide and fixture.cursor is None:
+        raise FixtureError("'//=' expectations need a '$0' cursor")
     fixture.expected.sort()
     return fixture
 
