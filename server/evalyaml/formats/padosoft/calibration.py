@@ -15,8 +15,8 @@ from evalyaml.analysis.findings import Related
 from evalyaml.analysis.model import CaseSummary
 from evalyaml.analysis.suggest import rank
 from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
-from evalyaml.formats.padosoft.common import Context, Typos, typo_note
-from evalyaml.formats.padosoft.dataset import INT_KEY, check_schema_version, loader
+from evalyaml.formats.padosoft.common import Context, Typos, loop_items, typo_note
+from evalyaml.formats.padosoft.dataset import check_schema_version, loader
 from evalyaml.formats.padosoft.kinds import CALIBRATION_VERSION
 from evalyaml.formats.padosoft.values import (
     describe,
@@ -77,18 +77,8 @@ def _check_cases(ctx: Context, root: Mapping, typos: Typos, upstream: str) -> li
                                 "Calibration YAML must declare at least one case.", LOAD),
                 ctx.value_span(key, value))
         return []
-    items: list[Node]
-    if isinstance(value, Mapping):
-        items = [v for _, v in value.pairs]
-        bad_key = next((k for k in value.key_nodes() if not INT_KEY.fullmatch(k.text)), None)
-        if bad_key is not None:
-            ctx.add("EY502", "eval-harness cannot load the calibration file: 'cases' is a "
-                    "mapping, not a list; the loader accepts it as a PHP array, then stops with "
-                    f"a TypeError at the key '{bad_key.text}' (validateCase() takes an integer "
-                    "index); write the cases as a list of '- id: ...' items", ctx.span(bad_key))
-    else:
-        assert isinstance(value, Sequence)
-        items = value.items
+    items = loop_items(ctx, value, file="calibration file", key="cases",
+                       validator="validateCase")
     seen: dict[str, Node] = {}
     out: list[CaseSummary] = []
     for index, case in enumerate(items):

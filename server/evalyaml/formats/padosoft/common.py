@@ -13,6 +13,7 @@ misspelt key, by the rule of the missing key (`Typos.misspelt`), never twice.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from collections.abc import Mapping as MappingOf
 
@@ -21,6 +22,9 @@ from evalyaml.analysis.parse import ParsedText
 from evalyaml.analysis.suggest import rank
 from evalyaml.analysis.text import Span
 from evalyaml.analysis.yamltree import Mapping, Node, Scalar
+from evalyaml.formats.padosoft.values import items_of
+
+INT_KEY = re.compile(r"-?(?:0|[1-9][0-9]*)")  # a PHP array key that is an integer
 
 
 class Context:
@@ -96,6 +100,21 @@ class Context:
     def replace_fix(self, node: Node, text: str, title: str | None = None) -> Fix:
         return Fix(title or f"Replace with {text}", (TextEdit(self.span(node), text),),
                    preferred=True)
+
+
+def loop_items(ctx: Context, value: Node, *, file: str, key: str, validator: str
+               ) -> list[Node]:
+    """The items the loader's `foreach` visits in a `samples`/`cases` value it accepted as a
+    PHP array. A mapping passes `is_array` too, but its first non-integer key reaches
+    `validator()`, which takes an integer index, and PHP stops with a TypeError: say so there."""
+    if isinstance(value, Mapping):
+        bad_key = next((k for k in value.key_nodes() if not INT_KEY.fullmatch(k.text)), None)
+        if bad_key is not None:
+            ctx.add("EY502", f"eval-harness cannot load the {file}: '{key}' is a mapping, not "
+                    "a list; the loader accepts it as a PHP array, then stops with a TypeError "
+                    f"at the key '{bad_key.text}' ({validator}() takes an integer index); "
+                    f"write the {key} as a list of '- id: ...' items", ctx.span(bad_key))
+    return items_of(value)
 
 
 def quoted_like(node: Scalar, text: str) -> str:

@@ -16,15 +16,13 @@ read from its code rather than its docs:
 
 from __future__ import annotations
 
-import re
-
 from evalyaml.analysis.findings import Fix, Related
 from evalyaml.analysis.model import CaseSummary, Definition
 from evalyaml.analysis.suggest import rank
 from evalyaml.analysis.text import Span
 from evalyaml.analysis.yamltree import ExpansionLimit, Mapping, Node, Scalar, Sequence
 from evalyaml.formats.padosoft import knobs
-from evalyaml.formats.padosoft.common import Context, Typos, typo_note
+from evalyaml.formats.padosoft.common import Context, Typos, loop_items, typo_note
 from evalyaml.formats.padosoft.kinds import DATASET, DATASET_VERSION
 from evalyaml.formats.padosoft.rowhash import SHORT_LENGTH, row_hash
 from evalyaml.formats.padosoft.values import (
@@ -46,7 +44,6 @@ SAMPLE_ALIASES = {"expected": "expected_output", "expected_answer": "expected_ou
                   "output": "expected_output", "ideal": "expected_output",
                   "inputs": "input", "meta": "metadata"}
 SUPPORTED = (DATASET_VERSION,)
-INT_KEY = re.compile(r"-?(?:0|[1-9][0-9]*)")
 
 
 def loader(explanation: str, upstream: str, prefix: str = LOAD) -> str:
@@ -155,18 +152,7 @@ def _check_samples(ctx: Context, root: Mapping, typos: Typos) -> list[CaseSummar
                                 "Dataset YAML must declare at least one sample."),
                 ctx.value_span(key, value))
         return []
-    items: list[Node]
-    if isinstance(value, Mapping):
-        items = [v for _, v in value.pairs]
-        bad_key = next((k for k in value.key_nodes() if not INT_KEY.fullmatch(k.text)), None)
-        if bad_key is not None:
-            ctx.add("EY502", "eval-harness cannot load the dataset: 'samples' is a mapping, not "
-                    "a list; the loader accepts it as a PHP array, then stops with a TypeError "
-                    f"at the key '{bad_key.text}' (validateSample() takes an integer index); "
-                    "write the samples as a list of '- id: ...' items", ctx.span(bad_key))
-    else:
-        assert isinstance(value, Sequence)
-        items = value.items
+    items = loop_items(ctx, value, file="dataset", key="samples", validator="validateSample")
     seen: dict[str, Node] = {}
     cases: list[CaseSummary] = []
     for index, sample in enumerate(items):
