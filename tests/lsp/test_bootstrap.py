@@ -62,7 +62,22 @@ def test_replay_reader_and_answer_filter() -> None:
     reader = io.BufferedReader(bootstrap.Prefixed(first, rest))
     assert reader.read() == first + b"Content-Length: 3\r\n\r\n[1]"
     out = io.BytesIO()
-    writer = bootstrap.SkipAnswer(out, 1)  # type: ignore[arg-type]
+    writer = bootstrap.ClientStream(out, 1)  # type: ignore[arg-type]
     writer.write(b'Content-Length: 30\r\n\r\n{"jsonrpc":"2.0","id":1,"result":{}}')
     writer.write(b'Content-Length: 30\r\n\r\n{"jsonrpc":"2.0","id":1,"result":{}}')
     assert out.getvalue().count(b'"id":1') == 1
+
+
+def test_writes_after_the_client_is_gone_are_dropped_quietly() -> None:
+    """A publish racing `exit` finds stdout closed: it is dropped, not raised (pygls would log a
+    traceback per write, and fail again reporting it)."""
+    import io
+
+    out = io.BytesIO()
+    writer = bootstrap.ClientStream(out, None)  # type: ignore[arg-type]
+    message = b'Content-Length: 2\r\n\r\n{}'
+    assert writer.write(message) == len(message)
+    assert out.getvalue() == message
+    out.close()
+    assert writer.write(message) == len(message)
+    writer.flush()

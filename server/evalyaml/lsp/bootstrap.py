@@ -12,6 +12,7 @@ to what pygls computes for the registered features, for every recorded client.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import threading
@@ -131,10 +132,13 @@ class Prefixed(io.RawIOBase):
         return len(data)
 
 
-class SkipAnswer:
-    """A stdout that drops the server's answer to one request (already answered)."""
+class ClientStream:
+    """The server's stdout. It drops the server's answer to one request the bootstrap already
+    gave (`request_id`, if any), and whatever is written once the client's end is gone: a
+    publish racing `exit` cannot reach anybody, and pygls would log every failed write with a
+    traceback (and then fail again reporting it)."""
 
-    def __init__(self, stream: BinaryIO, request_id: object) -> None:
+    def __init__(self, stream: BinaryIO, request_id: object | None) -> None:
         self._stream = stream
         self._pending = request_id
         self._lock = threading.Lock()
@@ -151,12 +155,16 @@ class SkipAnswer:
                         message.get("id") == self._pending:
                     self._pending = None
                     return len(data)
-            written = self._stream.write(data)
-            self._stream.flush()
+            try:
+                written = self._stream.write(data)
+                self._stream.flush()
+            except (ValueError, OSError):  # closed (ValueError) or a broken pipe (OSError)
+                return len(data)
             return written
 
     def flush(self) -> None:
-        self._stream.flush()
+        with contextlib.suppress(ValueError, OSError):  # gone: see write
+            self._stream.flush()
 
     def close(self) -> None:
         self._stream.close()
@@ -191,5 +199,5 @@ def serve_stdio(load: Callable[[], Callable[[BinaryIO, BinaryIO], int]],
     if "error" in loaded:
         raise loaded["error"]
     reader = io.BufferedReader(Prefixed(replay, stdin))
-    writer: Any = SkipAnswer(stdout, answered) if answered is not None else stdout
+    writer: Any = ClientStream(stdout, answered)
     return int(loaded["serve"](reader, writer))
