@@ -6,6 +6,8 @@ Every action is one WorkspaceEdit, so the editor applies it as one undoable step
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from lsprotocol import types
 
 from evalyaml.analysis.findings import Finding, Fix, TextEdit
@@ -80,7 +82,7 @@ def _child_indent(lines: LineIndex, line: int, col: int) -> int:
     return col + 2
 
 
-def code_actions(findings: list[Finding], diagnostics: list[types.Diagnostic], wanted: Span,
+def code_actions(findings: list[Finding], diagnostics: Sequence[types.Diagnostic], wanted: Span,
                  *, uri: str, version: int | None, lines: LineIndex, mapper: PositionMapper,
                  document_changes: bool, only: list[str] | None) -> list[types.CodeAction]:
     if only and not any(types.CodeActionKind.QuickFix.value.startswith(o) or
