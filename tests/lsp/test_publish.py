@@ -52,7 +52,7 @@ def test_a_fragment_is_what_pygls_would_write(finding: Finding, encoding: Encodi
     got = publish.fragment(finding, mapper, uri, _mapper_for(encoding),
                            related_support=related_support)
     assert got == expected
-    back = publish.LazyDiagnostics([got])[0]
+    back = publish.LazyDiagnostics([got.encode("ascii")])[0]
     assert _serialised(back) == expected
 
 
@@ -67,8 +67,8 @@ def test_the_notification_is_what_pygls_would_write() -> None:
                 params=types.PublishDiagnosticsParams(uri="file:///a é", diagnostics=diagnostics,
                                                       version=version),
                 jsonrpc="2.0"))
-            payload = "[" + ", ".join(_serialised(d) for d in diagnostics) + "]"
-            assert publish.notification("file:///a é", payload, version) == expected
+            payload = ", ".join(_serialised(d) for d in diagnostics).encode("ascii")
+            assert publish.notification("file:///a é", payload, version) == expected.encode()
 
 
 def test_fragments_are_reused_for_the_same_finding_only() -> None:
@@ -117,6 +117,7 @@ def test_the_frame_is_what_pygls_would_write() -> None:
         method=types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
         params=types.PublishDiagnosticsParams(uri="file:///a", diagnostics=[diagnostic],
                                               version=4), jsonrpc="2.0"))
-    payload = f"[{publish.fragment(finding, mapper, 'file:///a', _mapper_for(Encoding.UTF16), related_support=True)}]"  # noqa: E501
+    payload = publish.fragment(finding, mapper, "file:///a", _mapper_for(Encoding.UTF16),
+                               related_support=True).encode("ascii")
     protocol.send_parts(publish.notification_parts("file:///a", payload, 4))  # type: ignore[attr-defined]
     assert len(sink.data) == 2 and sink.data[0] == sink.data[1]

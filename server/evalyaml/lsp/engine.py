@@ -79,7 +79,7 @@ class Report:
     # `payload` only when asked (code actions), since they never need the rest.
     diagnostics: Sequence[types.Diagnostic]
     key: int  # hash of `payload`: same diagnostics (ranges included), same result id
-    payload: str = "[]"  # the diagnostics as JSON, as sent (`publish`)
+    payload: bytes = b""  # the diagnostics as JSON, as sent (`publish`), without the brackets
     result_id: str = ""
     analysis: FileAnalysis | None = None
     open: bool = True

@@ -79,15 +79,15 @@ class EvalProtocol(LanguageServerProtocol):
             return _Unreadable(method if isinstance(method, str) else "", msg_id,
                                "id" in data and "method" in data, error)
 
-    def send_parts(self, parts: Sequence[str]) -> None:
+    def send_parts(self, parts: Sequence[bytes]) -> None:
         """Frame and write a message already serialised, given in parts that join into its JSON
         (`publish.notification_parts`), as `_send_data` would after its `json.dumps`: one
-        write of one frame. A payload of megabytes is encoded once and joined once."""
+        write of one frame: a payload of megabytes is copied once, into the frame."""
         if self.writer is None:
             log.error("Unable to send data, no available transport!")
             return
         try:
-            chunks = [part.encode(self.CHARSET) for part in parts]
+            chunks = list(parts)
             if self._include_headers:
                 length = sum(len(chunk) for chunk in chunks)
                 chunks.insert(0, (f"Content-Length: {length}\r\nContent-Type: "

@@ -12,7 +12,8 @@ skeleton, cross-file findings the index did not invalidate), and a finding objec
 reused for the same text under its positions, so its converted range cannot have changed. The
 exceptions are findings with related information in *another* file, whose text may change on its
 own: those are converted afresh every time. A publish whose fragments are all the previous ones
-resends the previous joined payload.
+resends the previous joined payload. Fragments and payload are ASCII bytes (`json.dumps` escapes
+the rest), so the payload is never encoded, and the frame around it is the only other copy.
 
 `notification` wraps the payload in the JSON-RPC envelope, again byte for byte as pygls would;
 `EvalProtocol.send_parts` frames and writes it. `LazyDiagnostics` gives the `Diagnostic` objects
@@ -89,16 +90,17 @@ class Fragments:
     __slots__ = ("_entries", "_parts", "_payload")
 
     def __init__(self) -> None:
-        self._entries: dict[int, tuple[Finding, str]] = {}
-        self._parts: list[str] = []
-        self._payload = "[]"
+        self._entries: dict[int, tuple[Finding, bytes]] = {}
+        self._parts: list[bytes] = []
+        self._payload = b""
 
     def render(self, findings: Sequence[Finding], mapper: PositionMapper, uri: str,
-               mapper_for: MapperFor, *, related_support: bool) -> tuple[list[str], str]:
-        """The fragments of `findings`, in order, and the JSON array of them all."""
+               mapper_for: MapperFor, *, related_support: bool) -> tuple[list[bytes], bytes]:
+        """The fragments of `findings`, in order, and the payload: them all, comma-separated
+        (the JSON array without its brackets, which `notification_parts` adds)."""
         entries = self._entries
-        kept: dict[int, tuple[Finding, str]] = {}
-        parts: list[str] = []
+        kept: dict[int, tuple[Finding, bytes]] = {}
+        parts: list[bytes] = []
         for finding in findings:
             key = id(finding)
             hit = entries.get(key)
@@ -106,7 +108,7 @@ class Fragments:
                 text = hit[1]
             else:
                 text = fragment(finding, mapper, uri, mapper_for,
-                                related_support=related_support)
+                                related_support=related_support).encode("ascii")
                 if related_support and any(r.path is not None for r in finding.related):
                     parts.append(text)
                     continue  # another file's positions: converted afresh every time
@@ -117,21 +119,23 @@ class Fragments:
         self._entries = kept
         if parts != self._parts:  # compared by identity first: a join only when changed
             self._parts = parts
-            self._payload = f"[{', '.join(parts)}]"
+            self._payload = b", ".join(parts)
         return self._parts, self._payload
 
 
-def notification(uri: str, payload: str, version: int | None) -> str:
+def notification(uri: str, payload: bytes, version: int | None) -> bytes:
     """`textDocument/publishDiagnostics` as pygls serialises it (key order included)."""
-    return "".join(notification_parts(uri, payload, version))
+    return b"".join(notification_parts(uri, payload, version))
 
 
-def notification_parts(uri: str, payload: str, version: int | None) -> tuple[str, str, str]:
-    """`notification` in three parts, the payload in the middle: the frame is joined once, as
-    bytes, never copied as a whole string first (`EvalProtocol.send_parts`)."""
+def notification_parts(uri: str, payload: bytes, version: int | None
+                       ) -> tuple[bytes, bytes, bytes]:
+    """`notification` in three parts, the payload in the middle: the frame is joined once
+    (`EvalProtocol.send_parts`), the payload never copied on its own."""
     tail = "" if version is None else f', "version": {version}'
-    return (f'{{"params": {{"uri": {_dumps(uri)}, "diagnostics": ', payload,
-            f'{tail}}}, "method": "textDocument/publishDiagnostics", "jsonrpc": "2.0"}}')
+    return (f'{{"params": {{"uri": {_dumps(uri)}, "diagnostics": ['.encode("ascii"), payload,
+            f']{tail}}}, "method": "textDocument/publishDiagnostics", "jsonrpc": "2.0"}}'
+            .encode("ascii"))
 
 
 @cache
@@ -144,7 +148,7 @@ class LazyDiagnostics(Sequence[types.Diagnostic]):
 
     __slots__ = ("_done", "_parts")
 
-    def __init__(self, parts: list[str]) -> None:
+    def __init__(self, parts: list[bytes]) -> None:
         self._parts = parts
         self._done: dict[int, types.Diagnostic] = {}
 

@@ -85,7 +85,7 @@ class EvalServer(BaseServer):
         text_document = self.client_capabilities.text_document
         return text_document is not None and text_document.diagnostic is not None
 
-    def publish_payload(self, uri: str, payload: str, version: int | None) -> None:
+    def publish_payload(self, uri: str, payload: bytes, version: int | None) -> None:
         """`textDocument/publishDiagnostics` with diagnostics already serialised (`publish`):
         the same bytes `text_document_publish_diagnostics` would write, without the cattrs
         round trip (event loop only)."""
