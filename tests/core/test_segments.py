@@ -20,6 +20,8 @@ from evalyaml.analysis.parse import parse_text
 from evalyaml.analysis.resolver import FastResolver
 from evalyaml.analysis.segments import (
     changed_region,
+    has_questions_line,
+    has_root_schema_key,
     may_have_anchors,
     split_after_edit,
     split_dataset,
@@ -182,3 +184,18 @@ def test_typing_in_one_case_re_splits_and_re_analyses_only_that_case() -> None:
             sorted(map(key, fresh.findings), key=repr)
         assert result.cases == fresh.cases and result.references == fresh.references
         text = edited
+
+
+def _old_line_starts(text: str, prefix: str) -> bool:
+    return text.startswith(prefix) or f"\n{prefix}" in text
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["\ufeff", "\n", "\r", "$schema", "questions", "x", " ", "$",
+                                  "quest"]), max_size=12).map("".join))
+def test_root_key_lines_are_found_as_before(text: str) -> None:
+    """The one-scan checks answer what the scans for every line start answered."""
+    assert has_root_schema_key(text) == (
+        _old_line_starts(text.lstrip("\ufeff"), "$schema") or "\r$schema" in text)
+    assert has_questions_line(text) == (
+        _old_line_starts(text, "questions") or "\rquestions" in text)

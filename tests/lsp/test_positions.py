@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from lsprotocol import types
 
 from evalyaml.analysis.text import LineIndex, Position
-from evalyaml.lsp.documents import Document, apply_changes
+from evalyaml.lsp.documents import Document, _spliced, apply_changes
 from evalyaml.lsp.positions import Encoding, PositionMapper, choose_encoding, from_units, to_units
 
 ALPHABET = st.sampled_from([*"ab :-\t#", "😀", "日", "本", "é", "\r\n", "\n", "\r", "𝄞"])
@@ -86,3 +86,18 @@ def test_incremental_changes_match_a_fresh_text(text: str, new: str, encoding: E
     from evalyaml.ide.context import Outline
 
     assert changed.outline.rows == Outline.build(LineIndex(expected)).rows
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 1_200_100), st.integers(0, 300), st.sampled_from(["", "x", "日本\n", "\r\n"]))
+def test_a_small_edit_in_a_large_text_is_spliced_exactly(start: int, length: int,
+                                                          new: str) -> None:
+    """`documents._spliced` replaces a window in one copy when the text is large: the same
+    text as slicing, also where the window repeats (the fallback)."""
+    text = _LARGE
+    start = min(start, len(text))
+    end = min(len(text), start + length)
+    assert _spliced(text, start, end, new) == text[:start] + new + text[end:]
+
+
+_LARGE = ("  - id: a\n    input: 日本 same same\n" * 30_000) + "tail 😀\n" * 2_000

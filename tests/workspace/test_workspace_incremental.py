@@ -246,3 +246,27 @@ def test_configure_and_reload_config(tree: Tree) -> None:
     workspace.reload_config()
     assert codes(workspace.findings(r)) == ["EY308"]  # 173 days > 30
     assert codes(workspace.findings(j)) == ["EY403"]
+
+
+def test_a_buffer_equal_to_the_disk_text_takes_the_indexed_analysis(tree: Tree) -> None:
+    """`open_unchanged`: the same text the index read (BOM dropped as the decoder does) is
+    adopted as the open buffer, analysis and findings as they were; any other text is not."""
+    tree.write("rubrics/f.yaml", rubric("f", "1.0.0"))
+    text = dataset("rubric/f@1") + "  - id: second\n    input: hi\n"
+    path = tree.write("datasets/d.yaml", text)
+    bom = tree.root / "datasets" / "bom.yaml"
+    bom.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    workspace = tree.workspace()
+    before, findings = workspace.analysis(path), workspace.findings(path)
+    assert not workspace.open_unchanged(path, text + " ")
+    assert not workspace.open_unchanged(path, "\ufeff" + text)
+    assert not workspace.is_open(path)
+    assert workspace.open_unchanged(path, text)
+    assert workspace.is_open(path) and workspace.analysis(path) is before
+    assert workspace.findings(path) == findings
+    assert not workspace.open_unchanged(path, text)  # already open: set_text's business
+    assert workspace.open_unchanged(bom, text)
+    # back to the disk copy on close; then a fresh analysis equals the adopted one
+    workspace.close(path)
+    fresh = workspace.set_text(path, text)
+    assert path in fresh and workspace.findings(path) == findings

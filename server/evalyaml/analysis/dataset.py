@@ -109,6 +109,12 @@ class CaseCache:
         self.incremental = 0  # analyses that re-split and re-placed only the edited case
         self._format_state: dict[str, object] = {}
 
+    @property
+    def used(self) -> bool:
+        """Whether any analysis has gone through this cache yet."""
+        return self._last is not None or self._root is not None or bool(self._entries) or \
+            bool(self._format_state)
+
     def format_state(self, key: str, factory: Callable[[], T]) -> T:
         """Per-document state of another format's own incremental analysis (a JSONL file's
         `syntax.lines.LineCache`), kept here so every front end's one cache per document serves

@@ -36,8 +36,7 @@ class Host(consistency.Host, Protocol):
     @property
     def pull(self) -> bool: ...
     def supports(self, dotted: str) -> bool: ...
-    def text_document_publish_diagnostics(self, params: types.PublishDiagnosticsParams
-                                          ) -> None: ...
+    def publish_payload(self, uri: str, payload: bytes, version: int | None) -> None: ...
     def workspace_diagnostic_refresh(self, params: None,
                                      callback: Callable[[None], None] | None = None
                                      ) -> Future[None]: ...
@@ -63,9 +62,6 @@ class Diagnostics:
         if not report.open and doc is not None:
             return  # opened meanwhile: its own analysis reports
         previous = host.reports.get(report.uri)
-        report.key = hash((report.key, tuple(
-            (d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character)
-            for d in report.diagnostics)))
         same = previous is not None and previous.key == report.key
         report.result_id = previous.result_id if same and previous else str(next(self._result_ids))
         if report.open and (doc is None or doc.serial != report.serial):
@@ -81,10 +77,11 @@ class Diagnostics:
         elif previous is not None:
             host.reports.pop(report.uri, None)
         if not host.pull:
-            if report.open or report.findings or report.uri in self.nonempty:
-                host.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-                    uri=report.uri, diagnostics=report.diagnostics,
-                    version=report.version if report.open else None))
+            version = report.version if report.open else None
+            again = report.quiet and same and previous is not None and \
+                previous.version == version and previous.payload == report.payload
+            if (report.open or report.findings or report.uri in self.nonempty) and not again:
+                host.publish_payload(report.uri, report.payload, version)
             if report.findings:
                 self.nonempty.add(report.uri)
             else:
@@ -131,7 +128,7 @@ async def document_diagnostic(ls: consistency.Host, params: types.DocumentDiagno
         return types.RelatedFullDocumentDiagnosticReport(items=[])
     if params.previous_result_id == report.result_id:
         return types.RelatedUnchangedDocumentDiagnosticReport(result_id=report.result_id)
-    return types.RelatedFullDocumentDiagnosticReport(items=report.diagnostics,
+    return types.RelatedFullDocumentDiagnosticReport(items=list(report.diagnostics),
                                                      result_id=report.result_id)
 
 
@@ -146,6 +143,6 @@ async def workspace_diagnostic(ls: consistency.Host, params: types.WorkspaceDiag
                 uri=uri, version=version, result_id=report.result_id))
         else:
             items.append(types.WorkspaceFullDocumentDiagnosticReport(
-                uri=uri, version=version, items=report.diagnostics,
+                uri=uri, version=version, items=list(report.diagnostics),
                 result_id=report.result_id))
     return types.WorkspaceDiagnosticReport(items=items)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,7 +53,7 @@ class Document:
 
     def __post_init__(self) -> None:
         if self.lines is None:
-            object.__setattr__(self, "lines", LineIndex(self.text))
+            object.__setattr__(self, "lines", compact(LineIndex(self.text)))
 
     def mapper(self, encoding: Encoding) -> PositionMapper:
         return PositionMapper(self.lines, encoding)
@@ -68,12 +69,25 @@ class Document:
         return bool(self._outline)
 
 
-def _line_index(text: str, starts: list[int]) -> LineIndex:
+COMPACT_LINES = 4096
+"""A document with more lines keeps its line-start table as an array of machine integers."""
+
+
+def compact(lines: LineIndex) -> LineIndex:
+    """`lines` with its line-start table as an `array('q')` when it is long: 8 bytes a line
+    instead of a list slot and an int object (40), and an edit's shifted tail is made without
+    an int object per line. A 10,000-case dataset has 160,000 lines."""
+    if len(lines._starts) > COMPACT_LINES and not isinstance(lines._starts, array):
+        lines._starts = array("q", lines._starts)
+    return lines
+
+
+def _line_index(text: str, starts: list[int] | array[int]) -> LineIndex:
     """A LineIndex from a line-start table we already know (it is what LineIndex computes)."""
     index = LineIndex.__new__(LineIndex)
     index.text = text
     index._starts = starts
-    return index
+    return compact(index)
 
 
 def apply_changes(doc: Document, changes: list[types.TextDocumentContentChangeEvent],
@@ -89,10 +103,26 @@ def apply_changes(doc: Document, changes: list[types.TextDocumentContentChangeEv
                     lines_changed[0], lines_changed[1], lines_changed[2], lines)
         else:
             text = change.text
-            lines = LineIndex(text)
+            lines = compact(LineIndex(text))
             outline = None
     return Document(doc.uri, doc.path, text, version, doc.language_id, lines,
                     [outline] if outline is not None else [])
+
+
+SPLICE_WINDOW = 256
+
+
+def _spliced(text: str, start: int, end: int, new_text: str) -> str:
+    """`text[:start] + new_text + text[end:]`, without the two slices when the text is large
+    and the edit small: they are as large as the text together (12 MB for a 6 MB dataset with
+    CJK in it), fresh memory at every keystroke, and they raise the peak. A window around the
+    edit that occurs first at its own place is replaced in one copy instead."""
+    if len(text) > 1_000_000 and end - start <= SPLICE_WINDOW:
+        low, high = max(0, start - SPLICE_WINDOW), min(len(text), end + SPLICE_WINDOW)
+        window = text[low:high]
+        if text.find(window) == low:
+            return text.replace(window, "".join((text[low:start], new_text, text[end:high])), 1)
+    return "".join((text[:start], new_text, text[end:]))
 
 
 def _apply_partial(text: str, lines: LineIndex, rng: types.Range, new_text: str,
@@ -107,22 +137,30 @@ def _apply_partial(text: str, lines: LineIndex, rng: types.Range, new_text: str,
         start_pos, end_pos = end_pos, start_pos
     start = lines.offset(start_pos)
     end = lines.offset(end_pos)
-    result = text[:start] + new_text + text[end:]
+    result = _spliced(text, start, end, new_text)
     # A CR before the edit and an LF at the start of the new text (or the reverse) may merge
     # into one CRLF line break; recount from scratch in that rare case.
     joins_break = (start > 0 and text[start - 1] == "\r" and result[start:start + 1] == "\n") \
         or (new_text.endswith("\r") and text[end:end + 1] == "\n") \
         or (start > 0 and not new_text and text[start - 1] == "\r" and text[end:end + 1] == "\n")
     if joins_break or "\r" in text[start:end]:
-        return result, LineIndex(result), None
+        return result, compact(LineIndex(result)), None
     old_starts = lines._starts
     first, last = start_pos.line, end_pos.line
     delta = len(new_text) - (end - start)
     inserted = [start + m.end() for m in _BREAK.finditer(new_text)]
-    tail = old_starts[last + 1:]
-    if delta:
-        tail = [s + delta for s in tail]
-    starts = old_starts[: first + 1] + inserted + tail
+    starts: list[int] | array[int]
+    if isinstance(old_starts, array):
+        packed = old_starts[: first + 1]
+        packed.extend(inserted)
+        rest = old_starts[last + 1:]
+        packed.extend(map(delta.__add__, rest) if delta else rest)
+        starts = packed
+    else:
+        tail = old_starts[last + 1:]
+        if delta:
+            tail = [s + delta for s in tail]
+        starts = old_starts[: first + 1] + inserted + tail
     return result, _line_index(result, starts), (first, last, first + len(inserted))
 
 

@@ -25,7 +25,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -44,6 +44,7 @@ from evalyaml.lsp.guard import INJECTED_FAILURES
 from evalyaml.lsp.index import EditorWorkspace
 from evalyaml.lsp.indexing import IndexJob, ProgressSink, Snapshot
 from evalyaml.lsp.positions import Encoding, PositionMapper
+from evalyaml.lsp.publish import Fragments, LazyDiagnostics
 from evalyaml.lsp.settings import Settings
 from evalyaml.lsp.texts import DiskTexts
 from evalyaml.parallel import CasePool
@@ -74,12 +75,16 @@ class Report:
     path: Path | None
     version: int | None  # the document version (None for a closed file)
     findings: list[Finding]
-    diagnostics: list[types.Diagnostic]
-    key: int  # hash of the findings: same findings, same result id
+    # One per finding: `Diagnostic` objects for pull clients; for push clients, parsed from
+    # `payload` only when asked (code actions), since they never need the rest.
+    diagnostics: Sequence[types.Diagnostic]
+    key: int  # hash of `payload`: same diagnostics (ranges included), same result id
+    payload: bytes = b""  # the diagnostics as JSON, as sent (`publish`), without the brackets
     result_id: str = ""
     analysis: FileAnalysis | None = None
     open: bool = True
     dependent: bool = False  # re-reported because another file changed
+    quiet: bool = False  # not pushed again if the client already has these diagnostics
     serial: int | None = None  # `Document.serial` of the text analysed (None: a closed file)
     # The open text analysed: a request answered from this report maps its positions through
     # this text, never through a newer one that the findings were not computed for.
@@ -105,6 +110,8 @@ class EngineHost(Protocol):
     @property
     def related_support(self) -> bool: ...
     @property
+    def pull(self) -> bool: ...
+    @property
     def diagnostics(self) -> ReportSink: ...
     def post(self, fn: Callable[..., None], *args: Any) -> None: ...
     def progress_reporter(self, title: str) -> ProgressSink: ...
@@ -128,8 +135,12 @@ class Engine:
         self._tasks: list[Callable[[], None]] = []
         self._docs: dict[str, bool] = {}  # uri -> forced
         self._paths: dict[Path, None] = {}
-        self._to_report: dict[Path, None] = {}  # lowest priority: report after an install
+        self._to_report: dict[Path, None] = {}  # low priority: report after an install
+        # Lowest priority: documents opened with the index's analysis (`_adopt`), whose case
+        # cache is still empty; analysed again, quietly, so the first edit costs one case.
+        self._warm: dict[str, None] = {}
         self._caches: dict[str, CaseCache] = {}
+        self._fragments: dict[str, Fragments] = {}  # uri -> its last publish (open documents)
         self._analysed: dict[str, int] = {}  # uri -> Document.serial analysed
         self.analyses: dict[str, tuple[int, FileAnalysis | None]] = {}  # uri -> (serial, ...)
         self._open_paths: dict[Path, str] = {}  # normalised path -> uri of open documents
@@ -164,7 +175,7 @@ class Engine:
     def idle(self) -> bool:
         with self._cond:
             return not (self._tasks or self._docs or self._paths or self._to_report
-                        or self._busy)
+                        or self._warm or self._busy)
 
     def _report_one(self, path: Path) -> None:
         self._report_paths({path})
@@ -173,8 +184,8 @@ class Engine:
     def _run(self) -> None:
         while True:
             with self._cond:
-                while not (self._tasks or self._docs or self._paths or self._to_report) \
-                        and not self._stopped:
+                while not (self._tasks or self._docs or self._paths or self._to_report
+                           or self._warm) and not self._stopped:
                     self._busy = False
                     self._cond.wait()
                 if self._stopped:
@@ -191,10 +202,14 @@ class Engine:
                     path = next(iter(self._paths))
                     del self._paths[path]
                     job = _bind_path(self._refresh_path, path)
-                else:
+                elif self._to_report:
                     path = next(iter(self._to_report))
                     del self._to_report[path]
                     job = _bind_path(self._report_one, path)
+                else:
+                    uri = next(iter(self._warm))
+                    del self._warm[uri]
+                    job = _bind_doc(self._warm_up, uri, True)
             try:
                 job()
             except Exception:  # a failing job must never stop the engine
@@ -205,14 +220,14 @@ class Engine:
                        freshness_days=self.settings.freshness_days or 90,
                        today=self.today or date.today())
 
-    def _analyse_document(self, uri: str, forced: bool) -> None:
+    def _analyse_document(self, uri: str, forced: bool, *, quiet: bool = False) -> None:
         doc = self.server.store.get(uri)
         if doc is None:
             return
         if not forced and self._analysed.get(uri) == doc.serial:
             return  # this very text was analysed (whatever version number the client gave)
         try:
-            self._analyse_current(uri, doc)
+            self._analyse_current(uri, doc, quiet=quiet)
         except Exception:
             # Log it and answer empty for this version, so that nobody waits forever.
             log.exception("analysing %s failed", uri)
@@ -220,20 +235,39 @@ class Engine:
             self.analyses[uri] = (doc.serial, None)
             self._deliver(self._report(uri, doc.path, doc, [], None))
 
-    def _analyse_current(self, uri: str, doc: Document) -> None:
+    def _analyse_current(self, uri: str, doc: Document, *, quiet: bool = False) -> None:
         if "analysis" in INJECTED_FAILURES:
             raise RuntimeError("injected failure in analysis")
         collecting = gc.isenabled()
         gc.disable()  # an analysis builds many objects that live on: don't rescan them now
         try:
-            self._analyse_now(uri, doc)
+            self._analyse_now(uri, doc, quiet=quiet)
         finally:
             if collecting:
                 gc.enable()
                 if len(doc.text) > LARGE_TEXT:
                     gc.freeze()  # a large document's results are long-lived
 
-    def _analyse_now(self, uri: str, doc: Document) -> None:
+    def _adopt(self, uri: str, key: Path, doc: Document, cache: CaseCache) -> bool:
+        """A document just opened whose text is what the index analysed from disk: take that
+        analysis (its findings are published at once) and warm the case cache later."""
+        if not self.ready or cache.used or uri in self._analysed or \
+                not self.workspace.open_unchanged(key, doc.text):
+            return False
+        with self._cond:
+            self._warm[uri] = None
+        return True
+
+    def _warm_up(self, uri: str, forced: bool) -> None:
+        """Analyse an adopted document again with its case cache (engine thread, when idle):
+        the same findings, published only if they differ from what the client has."""
+        doc = self.server.store.get(uri)
+        cache = self._caches.get(uri)
+        if doc is None or cache is None or cache.used or self._analysed.get(uri) != doc.serial:
+            return  # closed, or edited meanwhile (that analysis filled the cache)
+        self._analyse_document(uri, forced, quiet=True)
+
+    def _analyse_now(self, uri: str, doc: Document, *, quiet: bool = False) -> None:
         started = time.perf_counter()
         if len(doc.text) > LARGE_TEXT:
             self.case_pool.start()  # for this document's next full analysis, if not this one
@@ -246,12 +280,17 @@ class Engine:
         else:
             key = normalize(doc.path)
             self._open_paths[key] = uri
-            changed = self.workspace.set_text(key, doc.text, cache)
+            if self._adopt(uri, key, doc, cache):
+                changed = set()
+            else:
+                changed = self.workspace.set_text(key, doc.text, cache)
             analysis = self.workspace.analysis(key)
             findings = self._findings(key)
         self._analysed[uri] = doc.serial
         self.analyses[uri] = (doc.serial, analysis)
-        self._deliver(self._report(uri, doc.path, doc, findings, analysis))
+        report = self._report(uri, doc.path, doc, findings, analysis)
+        report.quiet = quiet
+        self._deliver(report)
         log.debug("analysed %s v%s in %.1f ms", uri, doc.version,
                   (time.perf_counter() - started) * 1000)
         if doc.path is not None:
@@ -266,6 +305,9 @@ class Engine:
     def closed(self, uri: str, path: Path | None) -> None:
         """The editor closed a document: the disk copy takes over (engine thread)."""
         self._caches.pop(uri, None)
+        self._fragments.pop(uri, None)
+        with self._cond:
+            self._warm.pop(uri, None)
         self._analysed.pop(uri, None)
         self.analyses.pop(uri, None)
         if path is None:
@@ -286,7 +328,7 @@ class Engine:
         problem = self.workspace.problem(key)
         if problem is not None:
             own.insert(0, problem)
-        return sorted(own, key=lambda f: (f.span.start, f.span.end, f.code, f.message))
+        return sorted(own, key=_order)
 
     def _report(self, uri: str, path: Path | None, doc: Document | None,
                 findings: list[Finding], analysis: FileAnalysis | None) -> Report:
@@ -294,10 +336,18 @@ class Engine:
         mapper = doc.mapper(encoding) if doc is not None else (
             self.mapper_for(path) if path is not None else PositionMapper("", encoding))
         related = self.server.related_support
-        diagnostics = convert.diagnostics(findings, mapper, uri, self.mapper_for,
+        fragments = self._fragments.get(uri) if doc is not None else None
+        if fragments is None:
+            fragments = Fragments()
+            if doc is not None:
+                self._fragments[uri] = fragments
+        parts, payload = fragments.render(findings, mapper, uri, self.mapper_for,
                                           related_support=related)
+        diagnostics: Sequence[types.Diagnostic] = convert.diagnostics(
+            findings, mapper, uri, self.mapper_for, related_support=related) \
+            if self.server.pull else LazyDiagnostics(parts)
         return Report(uri, path, doc.version if doc is not None else None, findings,
-                      diagnostics, hash(tuple(findings)), analysis=analysis,
+                      diagnostics, hash(payload), payload, analysis=analysis,
                       open=doc is not None, serial=doc.serial if doc is not None else None,
                       document=doc)
 
@@ -404,6 +454,13 @@ class Engine:
     def reload(self) -> None:
         """The configuration file changed."""
         self.reindex(self.roots, self.settings)
+
+
+def _order(finding: Finding) -> tuple[int, int, int, int, str, str]:
+    """(start, end, code, message) as flat ints and strings: compared in C (see
+    `workspace.index.sort_unique`)."""
+    start, end = finding.span.start, finding.span.end
+    return start.line, start.character, end.line, end.character, finding.code, finding.message
 
 
 def _bind_doc(fn: Callable[[str, bool], None], uri: str, forced: bool) -> Callable[[], None]:

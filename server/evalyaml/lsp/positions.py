@@ -99,13 +99,20 @@ class PositionMapper:
 
     # core -> client -----------------------------------------------------------------------
     def position(self, pos: Position) -> types.Position:
-        if pos.line >= self.lines.line_count:
-            return self.end()
+        line, character = self.units(pos)
+        return types.Position(line, character)
+
+    def units(self, pos: Position) -> tuple[int, int]:
+        """(line, column in the client's units) of a core position: `position` without the
+        `lsprotocol` object (`publish` writes JSON directly)."""
+        lines = self.lines
+        if pos.line >= lines.line_count:
+            last = lines.line_count - 1
+            return last, units_in(lines.line_text(last), self.encoding)
         line = max(pos.line, 0)
         if self.encoding is Encoding.UTF32:
-            return types.Position(line, max(pos.character, 0))
-        return types.Position(line, to_units(self.lines.line_text(line), pos.character,
-                                             self.encoding))
+            return line, max(pos.character, 0)
+        return line, to_units(lines.line_text(line), pos.character, self.encoding)
 
     def range(self, span: Span) -> types.Range:
         return types.Range(self.position(span.start), self.position(span.end))

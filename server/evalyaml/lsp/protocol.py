@@ -17,14 +17,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import inspect
 import logging
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from lsprotocol import types
 from pygls.capabilities import ServerCapabilitiesBuilder
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidRequest
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import RPCRequest
@@ -77,6 +78,32 @@ class EvalProtocol(LanguageServerProtocol):
             method = data.get("method")
             return _Unreadable(method if isinstance(method, str) else "", msg_id,
                                "id" in data and "method" in data, error)
+
+    def send_parts(self, parts: Sequence[bytes]) -> None:
+        """Frame and write a message already serialised, given in parts that join into its JSON
+        (`publish.notification_parts`), as `_send_data` would after its `json.dumps`: one
+        write of one frame: a payload of megabytes is copied once, into the frame."""
+        if self.writer is None:
+            log.error("Unable to send data, no available transport!")
+            return
+        try:
+            chunks = list(parts)
+            if self._include_headers:
+                length = sum(len(chunk) for chunk in chunks)
+                chunks.insert(0, (f"Content-Length: {length}\r\nContent-Type: "
+                                  f"{self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+                                  ).encode(self.CHARSET))
+            data = b"".join(chunks)
+            del chunks
+            written = self.writer.write(data)
+            if inspect.isawaitable(written):
+                asyncio.ensure_future(written)  # noqa: RUF006 - as pygls does
+        except BrokenPipeError:
+            log.exception("Error sending data. BrokenPipeError")
+            raise
+        except Exception as error:
+            log.exception("Error sending data")
+            self._server._report_server_error(error, JsonRpcInternalError)
 
     def _execute_handler(self, msg_id: Any, handler: Any, callback: Any,
                          args: tuple[Any, ...] | None = None,

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from lsprotocol import types
 
 from evalyaml import __version__
+from evalyaml.lsp import publish
 from evalyaml.lsp.consistency import Waiters
 from evalyaml.lsp.diagnostics import Diagnostics
 from evalyaml.lsp.documents import Document, DocumentStore, path_to_uri
@@ -83,6 +84,14 @@ class EvalServer(BaseServer):
         """Whether the client pulls diagnostics (else they are pushed)."""
         text_document = self.client_capabilities.text_document
         return text_document is not None and text_document.diagnostic is not None
+
+    def publish_payload(self, uri: str, payload: bytes, version: int | None) -> None:
+        """`textDocument/publishDiagnostics` with diagnostics already serialised (`publish`):
+        the same bytes `text_document_publish_diagnostics` would write, without the cattrs
+        round trip (event loop only)."""
+        protocol = self.protocol
+        assert isinstance(protocol, EvalProtocol)
+        protocol.send_parts(publish.notification_parts(uri, payload, version))
 
     # ------------------------------------------------------------------ threads -> loop
     def post(self, fn: Callable[..., None], *args: Any) -> None:

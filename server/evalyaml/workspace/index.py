@@ -41,7 +41,7 @@ from evalyaml.dispatch import analyze_text
 from evalyaml.workspace.bundles import Bundles, load_bundles
 from evalyaml.workspace.crossfile import cross_findings
 from evalyaml.workspace.discovery import discover, in_scope
-from evalyaml.workspace.loading import Job, Loaded, load, load_all
+from evalyaml.workspace.loading import Job, Loaded, digest_of, load, load_all
 from evalyaml.workspace.resolve import Resolution, resolve_among, sort_newest_first
 
 Key = tuple[Kind, str]
@@ -67,6 +67,7 @@ class _Entry:
     analysis: FileAnalysis | None  # None: the file (or folder) could not be read
     problem: Finding | None = None  # EY311
     text: str | None = None  # the editor's buffer while the file is open
+    digest: bytes | None = None  # `loading.digest_of` the disk text analysed, if one was
 
 
 def _identity(definition: Definition) -> tuple[object, ...]:
@@ -94,6 +95,21 @@ def _reference_keys(analysis: FileAnalysis) -> set[Key]:
 
 def _references(analysis: FileAnalysis | None) -> list[Reference]:
     return list(analysis.references) if analysis else []
+
+
+def sort_unique(found: Iterable[Finding]) -> list[Finding]:
+    """Findings in file order (start, end, code, message), the first of equal ones kept.
+
+    The keys are flat tuples of ints and strings, compared and hashed in C: a dataset with
+    17,000 findings is sorted on every keystroke, and tuples of `Position` objects would call
+    their dataclass `__eq__`/`__lt__`/`__hash__` in Python for each comparison."""
+    keyed: dict[tuple[int, int, int, int, str, str], Finding] = {}
+    for finding in found:
+        span = finding.span
+        start, end = span.start, span.end
+        keyed.setdefault((start.line, start.character, end.line, end.character, finding.code,
+                          finding.message), finding)
+    return [keyed[key] for key in sorted(keyed)]
 
 
 def _unreadable(message: str) -> Finding:
@@ -295,7 +311,7 @@ class Workspace:
         if loaded.error is not None:
             return _Entry(None, _unreadable(f"cannot read this file ({loaded.error}); anything "
                                             "it defines is missing from the workspace"))
-        return _Entry(loaded.analysis)
+        return _Entry(loaded.analysis, digest=loaded.digest)
 
     def _load(self, key: Path) -> _Entry:
         return self._entry(load(self._job(key), self._mapper))
@@ -359,6 +375,19 @@ class Workspace:
         entry = self._analyse_text(key, text, cache)
         with self._lock:
             return self._replace(key, entry)
+
+    def open_unchanged(self, path: Path, text: str) -> bool:
+        """An editor buffer that holds exactly the disk text the index analysed: the file is
+        open from now on (as after `set_text`) with the analysis it has, and nothing else
+        changes. False, and nothing done, when the index has no such analysis of this text."""
+        key = normalize(path)
+        with self._lock:
+            entry = self._files.get(key)
+            if entry is None or entry.text is not None or entry.analysis is None or \
+                    entry.digest is None or entry.digest != digest_of(text):
+                return False
+            entry.text = text
+            return True
 
     def update(self, path: Path, text: str | None) -> set[Path]:
         """`set_text` when `text` is given, else `refresh`; for callers that hold either."""
@@ -572,11 +601,7 @@ class Workspace:
                 found.extend(entry.analysis.findings)
                 if entry.analysis.kind is not None:
                     found.extend(self._cross_for(key, entry.analysis))
-        unique: dict[tuple[str, Span, str], Finding] = {}
-        for finding in found:
-            unique.setdefault((finding.code, finding.span, finding.message), finding)
-        return sorted(unique.values(),
-                      key=lambda f: (f.span.start, f.span.end, f.code, f.message))
+        return sort_unique(found)
 
     def cross_file_findings(self, path: Path) -> list[Finding]:
         """Only the findings that need other files (cached until an update invalidates them)."""

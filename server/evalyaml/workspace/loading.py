@@ -10,6 +10,7 @@ this process; if workers cannot be started at all, everything falls back to this
 from __future__ import annotations
 
 import gc
+import hashlib
 import multiprocessing
 import os
 import stat
@@ -24,6 +25,7 @@ from evalyaml.analysis.dataset import CaseMapper
 from evalyaml.analysis.kinds import FileKind
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
+from evalyaml.analysis.parse import decode
 from evalyaml.dispatch import analyze_bytes
 
 # Below this many files, starting worker processes costs more than it saves.
@@ -45,6 +47,13 @@ class Loaded:
     path: Path
     analysis: FileAnalysis | None
     error: str | None = None  # why the file could not be read
+    digest: bytes | None = None  # `digest_of` the text analysed (None: not analysed as text)
+
+
+def digest_of(text: str) -> bytes:
+    """A fingerprint of a text: an editor buffer with the digest of the disk text the index
+    analysed gets the index's analysis instead of a second one (`Workspace.open_unchanged`)."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 def load(job: Job, mapper: CaseMapper | None = None) -> Loaded:
@@ -67,7 +76,12 @@ def load(job: Job, mapper: CaseMapper | None = None) -> Loaded:
     analysis = analyze_bytes(data, str(job.path), job.options, explicit=job.explicit,
                              forced_kind=job.forced_kind, mapper=mapper,
                              size=info.st_size if info.st_size > limit else None)
-    return Loaded(job.path, analysis)
+    digest = None
+    if info.st_size <= limit:
+        text, problem = decode(data)  # what analyze_bytes gave analyze_text
+        if problem is None:
+            digest = digest_of(text)
+    return Loaded(job.path, analysis, digest=digest)
 
 
 def _load_batch(jobs: Sequence[Job]) -> list[Loaded]:

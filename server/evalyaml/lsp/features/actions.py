@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from lsprotocol import types
 
 from evalyaml.analysis.findings import Finding
@@ -12,7 +14,7 @@ from evalyaml.lsp import convert
 from evalyaml.lsp.positions import PositionMapper
 
 
-def code_actions(findings: list[Finding], diagnostics: list[types.Diagnostic], wanted: Span,
+def code_actions(findings: list[Finding], diagnostics: Sequence[types.Diagnostic], wanted: Span,
                  *, uri: str, version: int | None, lines: LineIndex, mapper: PositionMapper,
                  document_changes: bool, only: list[str] | None) -> list[types.CodeAction]:
     quickfix = convert.ACTION_KINDS[ide.ActionKind.QUICK_FIX].value

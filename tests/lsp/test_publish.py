@@ -1,0 +1,123 @@
+"""`publish` writes the bytes pygls would: each fragment equals the cattrs + json.dumps of
+`convert.diagnostic`, the notification equals pygls' serialisation of
+`PublishDiagnosticsNotification`, and reused fragments are reused only for the same finding."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lsprotocol import types
+
+from evalyaml.analysis.codes import Severity
+from evalyaml.analysis.findings import Finding, Related
+from evalyaml.analysis.text import Position, Span
+from evalyaml.lsp import convert, publish
+from evalyaml.lsp.positions import Encoding, PositionMapper
+from evalyaml.lsp.session import EvalServer
+
+TEXT = "name: x\nquestions:\n  - id: 😀é日本 \"q\"\n    input: a\tb\r\n  - id: b\n"
+OTHER = "id: 日本😀\nversion: 1\n"
+
+
+def _serialised(value: object) -> str:
+    protocol = EvalServer().protocol
+    return json.dumps(value, default=protocol._serialize_message)
+
+
+def _mapper_for(encoding: Encoding):  # type: ignore[no-untyped-def]
+    return lambda path: PositionMapper(OTHER, encoding)
+
+
+positions = st.builds(Position, st.integers(0, 7), st.integers(0, 30))
+spans = st.builds(Span, positions, positions)
+codes = st.sampled_from(["EY202", "EY301", "EY210", "EY999", "EY101"])
+messages = st.text(max_size=30)
+related = st.lists(st.builds(Related, st.sampled_from([None, "/w/rubrics/x.yaml"]), spans,
+                             messages), max_size=2)
+findings = st.builds(Finding, codes, messages, spans, st.sampled_from(list(Severity)),
+                     related.map(tuple))
+
+
+@settings(max_examples=300, deadline=None)
+@given(findings, st.sampled_from(list(Encoding)), st.booleans())
+def test_a_fragment_is_what_pygls_would_write(finding: Finding, encoding: Encoding,
+                                               related_support: bool) -> None:
+    mapper = PositionMapper(TEXT, encoding)
+    uri = "file:///w/datasets/d%20x.yaml"
+    expected = _serialised(convert.diagnostic(finding, mapper, uri, _mapper_for(encoding),
+                                              related_support=related_support))
+    got = publish.fragment(finding, mapper, uri, _mapper_for(encoding),
+                           related_support=related_support)
+    assert got == expected
+    back = publish.LazyDiagnostics([got.encode("ascii")])[0]
+    assert _serialised(back) == expected
+
+
+def test_the_notification_is_what_pygls_would_write() -> None:
+    mapper = PositionMapper(TEXT, Encoding.UTF16)
+    finding = Finding("EY202", "é", Span.point(2, 4), Severity.WARNING)
+    diagnostic = convert.diagnostic(finding, mapper, "file:///a", _mapper_for(Encoding.UTF16))
+    for version in (None, 0, 7):
+        for diagnostics in ([], [diagnostic, diagnostic]):
+            expected = _serialised(types.PublishDiagnosticsNotification(
+                method=types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
+                params=types.PublishDiagnosticsParams(uri="file:///a é", diagnostics=diagnostics,
+                                                      version=version),
+                jsonrpc="2.0"))
+            payload = ", ".join(_serialised(d) for d in diagnostics).encode("ascii")
+            assert publish.notification("file:///a é", payload, version) == expected.encode()
+
+
+def test_fragments_are_reused_for_the_same_finding_only() -> None:
+    mapper = PositionMapper(TEXT, Encoding.UTF16)
+    local = Finding("EY202", "a", Span.point(2, 9), Severity.WARNING)
+    elsewhere = Finding("EY305", "b", Span.point(0, 0), Severity.WARNING,
+                        (Related("/w/o.yaml", Span.point(0, 7), "there"),))
+    texts = [OTHER]
+
+    def mapper_for(path: Path) -> PositionMapper:
+        return PositionMapper(texts[0], Encoding.UTF16)
+
+    cache = publish.Fragments()
+    parts, payload = cache.render([local, elsewhere], mapper, "file:///a", mapper_for,
+                                  related_support=True)
+    again, payload_again = cache.render([local, elsewhere], mapper, "file:///a", mapper_for,
+                                        related_support=True)
+    assert again[0] is parts[0] and payload_again == payload
+    texts[0] = "id: xyzw\n"  # the other file changed under the related position
+    moved, _ = cache.render([local, elsewhere], mapper, "file:///a", mapper_for,
+                            related_support=True)
+    assert moved[0] is parts[0]
+    assert moved[1] != parts[1]  # converted afresh through the other file's new text
+    # an equal finding that is another object is converted again (it may stand for new text)
+    copy = Finding("EY202", "a", Span.point(2, 9), Severity.WARNING)
+    fresh, _ = cache.render([copy], mapper, "file:///a", mapper_for, related_support=True)
+    assert fresh[0] == parts[0] and fresh[0] is not parts[0]
+
+
+def test_the_frame_is_what_pygls_would_write() -> None:
+    """`send_parts` writes the frame `_send_data` writes for the same notification."""
+    class Sink:
+        def __init__(self) -> None:
+            self.data: list[bytes] = []
+
+        def write(self, data: bytes) -> None:
+            self.data.append(data)
+
+    protocol = EvalServer().protocol
+    sink = Sink()
+    protocol.set_writer(sink)  # type: ignore[arg-type]
+    mapper = PositionMapper(TEXT, Encoding.UTF16)
+    finding = Finding("EY202", "日本 \"x\"", Span.point(2, 9), Severity.WARNING)
+    diagnostic = convert.diagnostic(finding, mapper, "file:///a", _mapper_for(Encoding.UTF16))
+    protocol._send_data(types.PublishDiagnosticsNotification(
+        method=types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
+        params=types.PublishDiagnosticsParams(uri="file:///a", diagnostics=[diagnostic],
+                                              version=4), jsonrpc="2.0"))
+    payload = publish.fragment(finding, mapper, "file:///a", _mapper_for(Encoding.UTF16),
+                               related_support=True).encode("ascii")
+    protocol.send_parts(publish.notification_parts("file:///a", payload, 4))  # type: ignore[attr-defined]
+    assert len(sink.data) == 2 and sink.data[0] == sink.data[1]
