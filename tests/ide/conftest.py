@@ -73,3 +73,18 @@ def examples() -> Workspace:
     workspace = Workspace([normalize(EXAMPLES)], today=TODAY)
     workspace.index_all()
     return workspace
+
+
+# `rubric/tone@1.0.0` with one check and a description: what hover, completion and
+# navigation tests point at.
+RUBRIC = """\
+id: tone
+version: "1.0.0"
+description: Polite answers.
+checks:
+  - id: has_json
+    kind: format
+    format: json
+scoring:
+  combine: all_pass
+"""

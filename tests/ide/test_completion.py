@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-from tests.ide.conftest import Folder, span
+from tests.ide.conftest import RUBRIC, Folder, span
 
 from evalyaml.analysis.kinds import FileKind, Kind
 from evalyaml.ide.completion import Completion, CompletionKind, Request, complete, context_for
 from evalyaml.ide.source import Text
 
-RUBRIC = """\
-id: tone
-version: "1.0.0"
-description: Polite answers.
-checks:
-  - id: has_json
-    kind: format
-    format: json
-scoring:
-  combine: all_pass
-"""
 TONE_DOC = ("**rubric/tone@1.0.0** · `rubrics/tone.yaml`\n\nPolite answers.\n\n"
             "Checks:\n- `format` `has_json`\n\nScoring: `all_pass`")
 

@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-from tests.ide.conftest import EXAMPLES, TODAY, Folder, at, source, span
+from tests.ide.conftest import EXAMPLES, RUBRIC, TODAY, Folder, at, source, span
 
 from evalyaml.analysis.kinds import FileKind
 from evalyaml.ide.hover import HoverInfo, hover
 from evalyaml.workspace.index import Workspace
-
-RUBRIC = """\
-id: tone
-version: "1.0.0"
-description: Polite answers.
-checks:
-  - id: has_json
-    kind: format
-    format: json
-scoring:
-  combine: all_pass
-"""
 
 
 def test_hover_on_a_key_describes_it_from_the_schema(folder: Folder) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.ide.conftest import EXAMPLES, Folder, at, source, span
+from tests.ide.conftest import EXAMPLES, RUBRIC, Folder, at, source, span
 
 from evalyaml.analysis.kinds import FileKind
 from evalyaml.analysis.text import Position, Span
@@ -27,17 +27,6 @@ from evalyaml.ide.navigation import (
 )
 from evalyaml.workspace.index import Workspace, normalize
 
-RUBRIC = """\
-id: tone
-version: "1.0.0"
-description: Polite answers.
-checks:
-  - id: has_json
-    kind: format
-    format: json
-scoring:
-  combine: all_pass
-"""
 DATASET = """\
 questions:
   - id: first
