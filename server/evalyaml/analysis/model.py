@@ -125,3 +125,7 @@ class FileAnalysis:
     definitions: list[Definition] = field(default_factory=list)
     references: list[Reference] = field(default_factory=list)
     cases: list[CaseSummary] = field(default_factory=list)
+    # What this file says that another file's cross check needs (an aggregate's evaluation id,
+    # a manifest's digest), keyed by the format's own names. Plain picklable values only: the
+    # analysis comes back from worker processes.
+    facts: dict[str, object] = field(default_factory=dict)

@@ -15,15 +15,17 @@ format would have claimed but for a near miss gets one finding saying so (`near_
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import TYPE_CHECKING, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO, Protocol
 
 if TYPE_CHECKING:
     from evalyaml.analysis.dataset import CaseCache, CaseMapper
+    from evalyaml.analysis.findings import Finding
     from evalyaml.analysis.kinds import Kind
-    from evalyaml.analysis.model import FileAnalysis
+    from evalyaml.analysis.model import Definition, FileAnalysis
     from evalyaml.analysis.options import Options
     from evalyaml.analysis.text import Span
 
@@ -84,6 +86,42 @@ class FormatIde:
         default_factory=dict)
 
 
+class NamedFiles(Protocol):
+    """The other files a format's cross check may read: the workspace's view of them.
+
+    An open editor buffer wins over the disk, so an edit to a samples file re-checks the
+    aggregate that vouches for it before anything is saved. Every read (an absent file
+    included) is recorded: when that file changes, is created or is deleted, the workspace drops
+    the reader's cross findings and the editor re-publishes them. Names never lead outside the
+    workspace roots: `resolve` answers None for them, and reads of such a path answer None.
+    """
+
+    def resolve(self, base: Path, name: str) -> Path | None:
+        """`name` (relative, or absolute) from the folder `base`, normalised; None when it
+        leads outside every workspace root (through `..` or a symbolic link)."""
+
+    def exists(self, path: Path) -> bool:
+        """A file (not a folder) the workspace can read: an open buffer or a file on disk."""
+
+    def read_bytes(self, path: Path) -> bytes | None:
+        """The whole file; None when it is missing, unreadable or not a file. For big files
+        prefer `open_binary`."""
+
+    def read_text(self, path: Path) -> str | None:
+        """The file as UTF-8 text (a BOM dropped); None as for `read_bytes`, or when the bytes
+        are not UTF-8."""
+
+    def open_binary(self, path: Path) -> BinaryIO | None:
+        """The file as a stream, for hashing or counting a large file in bounded memory. The
+        caller closes it (`with`)."""
+
+    def analysis(self, path: Path) -> FileAnalysis | None:
+        """Another indexed file's own analysis (its `facts`, definitions and references)."""
+
+    def definitions_of(self, kind: Kind, id: str) -> list[tuple[Path, Definition]]:
+        """Every definition of one id in the index (see `Workspace.definitions_of`)."""
+
+
 class Format(Protocol):
     """One eval format. Implementations are plain module-level objects, one per package."""
 
@@ -122,3 +160,10 @@ class Format(Protocol):
         format (the first of `FORMATS`), offered a YAML file nobody claimed. `forced`: the user
         asked for this kind (`evalyaml validate-dataset`), whatever the file looks like. `cache`
         and `mapper` serve formats that split a large file into items (see `analysis.dataset`)."""
+
+    def cross_check(self, path: Path, analysis: FileAnalysis, files: NamedFiles,
+                    options: Options) -> Iterable[Finding]:
+        """Findings of this file that depend on other files' content (a checksum over a
+        samples file, a digest over a dataset's lines), beyond the engine's id rules. Run with
+        the cross-file rules and cached like them; re-run whenever a file it read changes.
+        Never raises. Most formats return ()."""

@@ -9,10 +9,11 @@ itself.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -23,7 +24,11 @@ from evalyaml.analysis.model import Definition, FileAnalysis, Reference
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.suggest import best
 from evalyaml.analysis.text import Position, Span
+from evalyaml.formats import format_of
+from evalyaml.workspace.named import RecordingFiles
 from evalyaml.workspace.resolve import Resolution, Status, newest_first
+
+_log = logging.getLogger(__name__)
 
 # A cycle of composites longer than this is reported as a cycle all the same, but the search
 # stops here so that a pathological workspace cannot make one file's check walk everything.
@@ -41,11 +46,14 @@ class IndexView(Protocol):
 
     def analysis(self, path: Path) -> FileAnalysis | None: ...
 
+    def buffer_text(self, path: Path) -> str | None: ...
+
 
 @dataclass(slots=True)
 class CrossResult:
     findings: list[Finding]
     observed: set[Path] = field(default_factory=set)
+    read: set[Path] = field(default_factory=set)  # files the format's cross check read
 
 
 @dataclass(slots=True)
@@ -63,7 +71,8 @@ class _Here:
 
 
 def cross_findings(view: IndexView, path: Path, analysis: FileAnalysis,
-                   options: Options) -> CrossResult:
+                   options: Options, roots: Sequence[Path] = ()) -> CrossResult:
+    """`roots` confine what the format's own cross check may read (`RecordingFiles`)."""
     here = _Here(view, path, analysis, options, FindingSink(strict=options.strict), set())
     # A dataset of 10,000 cases names a handful of targets: resolve each once. (The shared
     # resolution's `reference` is the first of them; `_reference_findings` reads `ref`.)
@@ -84,7 +93,24 @@ def cross_findings(view: IndexView, path: Path, analysis: FileAnalysis,
         _duplicate_definition(view, path, definition, here.sink)
         if isinstance(definition.kind, FileKind):  # the contract's naming convention only
             _file_name_hint(path, definition, here.sink)
-    return CrossResult(here.sink.findings, here.observed)
+    read = _format_cross_check(here, roots)
+    return CrossResult(here.sink.findings, here.observed, read)
+
+
+def _format_cross_check(here: _Here, roots: Sequence[Path]) -> set[Path]:
+    """The format's own rules over other files' content; what it read is returned so that a
+    change to any of those files re-runs them. A bug in a format costs its cross findings,
+    logged, never the file's other findings or the server."""
+    kind = here.analysis.kind
+    if kind is None:
+        return set()
+    files = RecordingFiles(here.view, roots)
+    try:
+        here.sink.findings.extend(format_of(kind).cross_check(here.path, here.analysis, files,
+                                                              here.options))
+    except Exception:
+        _log.exception("the %s format's cross check failed on %s", kind.format, here.path)
+    return files.read
 
 
 def _reference_findings(here: _Here, ref: Reference, resolution: Resolution) -> None:

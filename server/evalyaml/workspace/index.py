@@ -5,13 +5,16 @@ the results and three maps built from them:
 
 - definers: `(kind, id)` -> the files defining that id, with their definitions;
 - referrers: `(kind, id)` -> the files holding a reference to that id;
-- observers: file -> the files whose composite-cycle search walked through it.
+- observers: file -> the files whose composite-cycle search walked through it;
+- readers: file -> the files whose format cross check read it (`Format.cross_check`), whether
+  it existed then or not, indexed or not: a samples file, a grader prompt.
 
 Cross-file findings (EY301-EY308, EY305, EY310) are computed per file on demand and cached.
 An update replaces one file and returns exactly the files whose findings may have changed: the
 file itself, the referrers and definers of every id whose definition changed, the observers of
 every file whose composite edges may have moved, and files with an unresolved reference whose
-did-you-mean may now name (or no longer name) an id that appeared or vanished. Only those lose
+did-you-mean may now name (or no longer name) an id that appeared or vanished, and the readers
+of the file, whatever changed in it. Only those lose
 their cache, so an edit to one rubric costs in proportion to its users, not to the workspace.
 
 Paths are absolute (`os.path.abspath`, symlinks not resolved) wherever they are keys or appear
@@ -171,6 +174,8 @@ class Workspace:
         self._edges: dict[Path, list[Resolution]] = {}
         self._observers: dict[Path, set[Path]] = {}
         self._observed: dict[Path, set[Path]] = {}
+        self._readers: dict[Path, set[Path]] = {}
+        self._read: dict[Path, set[Path]] = {}
         self.stats_cross_computed = 0  # how many files had their cross-file findings computed
 
     # ----------------------------------------------------------------- configuration
@@ -405,15 +410,22 @@ class Workspace:
             if current is not None and current.text is not None:
                 return set()
             if not self._wanted(key):
-                return self._replace(key, None) if current is not None else set()
+                return self._replace(key, None) if current is not None else \
+                    self._reread(key)
         entry = self._load(key) if key.exists() or key.is_symlink() else None
         with self._lock:
             current = self._files.get(key)
             if current is not None and current.text is not None:
                 return set()
             if entry is None:
-                return self._replace(key, None) if current is not None else set()
+                return self._replace(key, None) if current is not None else self._reread(key)
             return self._replace(key, entry)
+
+    def _reread(self, key: Path) -> set[Path]:
+        """A file the index does not hold changed on disk: only its readers may care."""
+        readers = set(self._readers.get(key, ()))
+        self._invalidate(readers)
+        return readers
 
     def _indexed_under(self, folder: Path) -> list[Path]:
         with self._lock:
@@ -423,6 +435,8 @@ class Workspace:
         candidates = set(self._indexed_under(folder))
         if folder.is_dir():
             candidates |= {normalize(p) for p in discover(folder, self.root_for(folder).config)}
+        with self._lock:
+            candidates |= {p for p in self._readers if folder in p.parents}
         touched: set[Path] = set()
         for candidate in sorted(candidates):
             touched |= self.refresh(candidate)
@@ -483,6 +497,7 @@ class Workspace:
                 if any(d.version in versions for d in defs):
                     result.add(other)
         result |= direct
+        result |= self._readers.get(key, set())
         for k in changed:
             if known_before[k] != (k in self._definers):
                 result |= self._suggestion_neighbours(k)
@@ -547,12 +562,20 @@ class Workspace:
                     watchers.discard(path)
                     if not watchers:
                         del self._observers[seen]
+            for read in self._read.pop(path, set()):
+                readers = self._readers.get(read)
+                if readers is not None:
+                    readers.discard(path)
+                    if not readers:
+                        del self._readers[read]
 
     def _clear_caches(self) -> None:
         self._cross.clear()
         self._edges.clear()
         self._observers.clear()
         self._observed.clear()
+        self._readers.clear()
+        self._read.clear()
 
     # ----------------------------------------------------------------- queries
     def paths(self) -> list[Path]:
@@ -616,13 +639,25 @@ class Workspace:
         cached = self._cross.get(key)
         if cached is not None:
             return cached
-        result = cross_findings(self, key, analysis, self.options(key))
+        roots = [r.path for r in self._roots] or [self.root_for(key).path]
+        if not any(r == key or r in key.parents for r in roots):
+            roots.append(self.root_for(key).path)  # a file the editor opened outside them
+        result = cross_findings(self, key, analysis, self.options(key), roots)
         self.stats_cross_computed += 1
         self._cross[key] = result.findings
         self._observed[key] = result.observed
         for seen in result.observed:
             self._observers.setdefault(seen, set()).add(key)
+        self._read[key] = result.read
+        for read in result.read:
+            self._readers.setdefault(read, set()).add(key)
         return result.findings
+
+    def buffer_text(self, path: Path) -> str | None:
+        """The editor's text of an open file; None when it is not open."""
+        with self._lock:
+            entry = self._files.get(normalize(path))
+            return entry.text if entry is not None else None
 
     def resolve(self, ref: Reference) -> Resolution:
         """What `ref` points at: the definition and its file, or why it points nowhere."""
@@ -694,5 +729,6 @@ class Workspace:
                 out |= self._referrers.get(ident, set())
                 out |= set(self._definers.get(ident, {}))
             out |= self._observers.get(key, set())
+            out |= self._readers.get(key, set())
         out.discard(key)
         return out

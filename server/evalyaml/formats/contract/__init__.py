@@ -8,14 +8,17 @@ contract (`analyze` with no kind) before it is left alone.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from pathlib import Path
 
 from evalyaml.analysis.dataset import CaseCache, CaseMapper
+from evalyaml.analysis.findings import Finding
 from evalyaml.analysis.kinds import FileKind, Kind, NotOurs, folder_kind, modeline_kind
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.segments import has_questions_line
 from evalyaml.analysis.text import LineIndex
-from evalyaml.formats.base import Claim, FormatIde, NearMiss, Refusal, Tier
+from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal, Tier
 from evalyaml.formats.contract.analyze import analyze_contract
 
 # A root key one or two letters away from `questions` whose first item is a case (`- id:` then
@@ -71,6 +74,10 @@ class ContractFormat:
         forced_kind = kind if forced and isinstance(kind, FileKind) else None
         return analyze_contract(text, path, options, cache, forced_kind=forced_kind,
                                 mapper=mapper)
+
+    def cross_check(self, path: Path, analysis: FileAnalysis, files: NamedFiles,
+                    options: Options) -> Iterable[Finding]:
+        return ()  # its cross-file rules are the engine's, by id
 
 
 FORMAT = ContractFormat()
