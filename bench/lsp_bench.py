@@ -26,7 +26,10 @@ Two workloads, each at every size:
 For the clean workload yaml-language-server gets `yaml.schemas` mapping the shipped
 `schemas/dataset.schema.json` to the datasets (no modeline, so nothing is fetched); for the
 heavy one, the settings the corpus writes for it (`.lspbench/yamlls.settings.json`, its own
-schemas). The clients are push-only (like Neovim), UTF-16 positions.
+schemas). The clients are push-only (like Neovim), UTF-16 positions; `--pull` makes the
+evalyaml client a pull client instead (like VS Code: `textDocument/diagnostic` right after each
+`didOpen`/`didChange`, timed from that notification to the answer's frame; yaml-language-server
+is left out, since it does not answer pulls).
 
 yaml-language-server comes from npm at bench time:
 `npm install --prefix bench/.yls yaml-language-server@2 node@24` (done for you when npm is
@@ -168,6 +171,7 @@ class Client:
                 waiting = self.responses.get(message["id"])
                 if waiting is not None:
                     message["_arrived"] = arrived
+                    message["_parsed"] = parsed
                     waiting.put(message)
 
     def _answer(self, message: dict[str, Any]) -> None:
@@ -195,6 +199,22 @@ class Client:
         reply = box.get(timeout=timeout)
         del self.responses[ident]
         return (reply["_arrived"] - sent) * 1000, reply.get("result")
+
+    def pull_diagnostics(self, uri: str, after: float, timeout: float = 300) -> float:
+        """ms from `after` (the didOpen/didChange just sent) to the answer of a
+        `textDocument/diagnostic` pull sent right after it, as VS Code does."""
+        self.next_id += 1
+        ident = self.next_id
+        box: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.responses[ident] = box
+        self._send({"jsonrpc": "2.0", "id": ident, "method": "textDocument/diagnostic",
+                    "params": {"textDocument": {"uri": uri}}})
+        reply = box.get(timeout=timeout)
+        del self.responses[ident]
+        if reply.get("result", {}).get("kind") != "full":
+            raise TimeoutError(f"pull for {uri} answered {str(reply)[:200]}")
+        self.last_parse_ms = (reply["_parsed"] - reply["_arrived"]) * 1000
+        return (reply["_arrived"] - after) * 1000
 
     def notify(self, method: str, params: Any) -> float:
         sent = time.perf_counter()
@@ -267,6 +287,15 @@ class Server:
     env: dict[str, str] | None = None
     notes: list[str] = field(default_factory=list)
     evalyaml: bool = False  # reports indexing with $/progress; versions every open publish
+    pull: bool = False  # a pull client (`--pull`), for evalyaml only
+
+
+def diagnostics_after(client: Client, server: Server, uri: str, version: int,
+                      sent: float) -> float:
+    """ms from the notification sent at `sent` to the diagnostics of `version`."""
+    if server.pull:
+        return client.pull_diagnostics(uri, sent)
+    return client.wait_diagnostics(uri, version, sent, versioned=server.evalyaml)
 
 
 def evalyaml_server(path: Path | None = None, label: str = "evalyaml") -> Server:
@@ -372,9 +401,11 @@ def wait_ready(client: Client, server: Server) -> None:
             break
 
 
-def initialize(client: Client, root: Path) -> float:
+def initialize(client: Client, root: Path, pull: bool = False) -> float:
+    capabilities = CAPABILITIES if not pull else {**CAPABILITIES, "textDocument": {
+        **CAPABILITIES["textDocument"], "diagnostic": {"relatedDocumentSupport": False}}}
     latency, _ = client.request("initialize", {
-        "processId": os.getpid(), "rootUri": root.as_uri(), "capabilities": CAPABILITIES,
+        "processId": os.getpid(), "rootUri": root.as_uri(), "capabilities": capabilities,
         "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
         "clientInfo": {"name": "lsp_bench"}})
     spawn_to_result = (time.perf_counter() - client.started) * 1000
@@ -422,12 +453,12 @@ def run_size(server: Server, workload: Workload, result: Result, *, edits: int,
         server.name == "yaml-language-server" else server.settings
     client = Client(server.command, settings, root, server.env)
     try:
-        result.initialize.append(initialize(client, root))
+        result.initialize.append(initialize(client, root, server.pull))
         wait_ready(client, server)
         client.drain()
         sent = client.notify("textDocument/didOpen", {"textDocument": {
             "uri": uri, "languageId": "yaml", "version": 1, "text": text}})
-        result.open[size] = client.wait_diagnostics(uri, 1, sent, versioned=server.evalyaml)
+        result.open[size] = diagnostics_after(client, server, uri, 1, sent)
         time.sleep(0.3)
         version = 1
         rng = random.Random(size)
@@ -443,7 +474,7 @@ def run_size(server: Server, workload: Workload, result: Result, *, edits: int,
                 "contentChanges": [{"range": {"start": {"line": line, "character": start},
                                               "end": {"line": end_line, "character": end}},
                                     "text": new}]})
-            latency = client.wait_diagnostics(uri, version, sent, versioned=server.evalyaml)
+            latency = diagnostics_after(client, server, uri, version, sent)
             result.parse.setdefault(size, []).append(client.last_parse_ms)
             return latency
 
@@ -515,7 +546,7 @@ def spawn_initialize(server: Server, base: Path, runs: int, result: Result) -> N
     for _ in range(runs):
         client = Client(server.command, server.settings, root, server.env)
         try:
-            result.initialize.append(initialize(client, root))
+            result.initialize.append(initialize(client, root, server.pull))
             client.notify("textDocument/didOpen", {"textDocument": {
                 "uri": path.as_uri(), "languageId": "yaml", "version": 1,
                 "text": path.read_text("utf-8")}})
@@ -621,6 +652,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", type=int, default=15, help="completions/hovers per size")
     parser.add_argument("--spawns", type=int, default=5, help="spawns for initialize time")
     parser.add_argument("--no-yls", action="store_true", help="evalyaml only")
+    parser.add_argument("--pull", action="store_true",
+                        help="evalyaml as a pull client (VS Code); yaml-language-server left out")
     parser.add_argument("--evalyaml-path", type=Path, action="append", default=[],
                         help="a checkout's server/ folder to run as evalyaml (repeatable: "
                         "each is one more column, named by --label)")
@@ -630,7 +663,9 @@ def main(argv: list[str] | None = None) -> int:
     servers = [evalyaml_server()] if not args.evalyaml_path else [
         evalyaml_server(path, args.label[i] if i < len(args.label) else f"evalyaml-{i + 1}")
         for i, path in enumerate(args.evalyaml_path)]
-    if not args.no_yls:
+    for server in servers:
+        server.pull = args.pull
+    if not args.no_yls and not args.pull:
         yls = yls_server(REPO / "schemas")
         if yls is not None:
             servers.append(yls)

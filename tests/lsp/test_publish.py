@@ -121,3 +121,45 @@ def test_the_frame_is_what_pygls_would_write() -> None:
                                related_support=True).encode("ascii")
     protocol.send_parts(publish.notification_parts("file:///a", payload, 4))  # type: ignore[attr-defined]
     assert len(sink.data) == 2 and sink.data[0] == sink.data[1]
+
+
+def _sent(protocol_call: str, msg_id: int | str, result: object) -> bytes:
+    """What the protocol writes for a response with `result`."""
+    class Sink:
+        data = b""
+
+        def write(self, data: bytes) -> None:
+            Sink.data = data
+
+    protocol = EvalServer().protocol
+    protocol.set_writer(Sink())  # type: ignore[arg-type]
+    getattr(protocol, protocol_call)(msg_id, result)
+    return Sink.data
+
+
+def test_pull_answers_are_what_pygls_would_write() -> None:
+    """A pulled full report is the push payload in a raw result: the same bytes pygls writes
+    for the `lsprotocol` report built from the same diagnostics."""
+    mapper = PositionMapper(TEXT, Encoding.UTF16)
+    found = [Finding("EY202", "日本 \"x\"", Span.point(2, 9), Severity.WARNING),
+             Finding("EY301", "b", Span(Position(3, 4), Position(3, 9)), Severity.ERROR)]
+    diagnostics = [convert.diagnostic(f, mapper, "file:///a", _mapper_for(Encoding.UTF16))
+                   for f in found]
+    payload = b", ".join(publish.fragment(f, mapper, "file:///a", _mapper_for(Encoding.UTF16),
+                                          related_support=True).encode("ascii") for f in found)
+    for msg_id in (7, "req-é"):
+        expected = _sent("_send_response", msg_id, types.RelatedFullDocumentDiagnosticReport(
+            items=diagnostics, result_id="12"))
+        assert _sent("_send_response", msg_id, publish.full_report(payload, "12")) == expected
+        expected = _sent("_send_response", msg_id, types.WorkspaceDiagnosticReport(items=[
+            types.WorkspaceFullDocumentDiagnosticReport(uri="file:///a", version=3,
+                                                        items=diagnostics, result_id="12"),
+            types.WorkspaceUnchangedDocumentDiagnosticReport(uri="file:///b é", version=None,
+                                                             result_id="4"),
+            types.WorkspaceFullDocumentDiagnosticReport(uri="file:///c", version=None,
+                                                        items=[], result_id="5")]))
+        raw = publish.workspace_report([("file:///a", 3, "12", payload),
+                                        ("file:///b é", None, "4", None),
+                                        ("file:///c", None, "5", b"")])
+        assert json.loads(_sent("_send_response", msg_id, raw).split(b"\r\n\r\n", 1)[1]) == \
+            json.loads(expected.split(b"\r\n\r\n", 1)[1])

@@ -24,6 +24,7 @@ from lsprotocol import types
 from evalyaml.lsp import consistency
 from evalyaml.lsp.engine import Report
 from evalyaml.lsp.guard import guard_call
+from evalyaml.lsp.publish import RawResult, full_report, workspace_report
 
 log = logging.getLogger("evalyaml.lsp")
 
@@ -118,8 +119,10 @@ class Diagnostics:
 
 
 # ---------------------------------------------------------------------- the two pull handlers
+# Full reports are answered with the push payload itself (`publish.RawResult`): the fragments
+# kept between publishes, joined once, never rebuilt as `Diagnostic` objects for cattrs.
 async def document_diagnostic(ls: consistency.Host, params: types.DocumentDiagnosticParams
-                              ) -> types.DocumentDiagnosticReport:
+                              ) -> types.DocumentDiagnosticReport | RawResult:
     uri = params.text_document.uri
     doc = ls.store.get(uri)
     report = (await consistency.wait_current(ls, doc)).report if doc is not None \
@@ -128,21 +131,13 @@ async def document_diagnostic(ls: consistency.Host, params: types.DocumentDiagno
         return types.RelatedFullDocumentDiagnosticReport(items=[])
     if params.previous_result_id == report.result_id:
         return types.RelatedUnchangedDocumentDiagnosticReport(result_id=report.result_id)
-    return types.RelatedFullDocumentDiagnosticReport(items=list(report.diagnostics),
-                                                     result_id=report.result_id)
+    return full_report(report.payload, report.result_id)
 
 
 async def workspace_diagnostic(ls: consistency.Host, params: types.WorkspaceDiagnosticParams
-                               ) -> types.WorkspaceDiagnosticReport:
+                               ) -> RawResult:
     previous = {p.uri: p.value for p in params.previous_result_ids}
-    items: list[types.WorkspaceDocumentDiagnosticReport] = []
-    for uri, report in list(ls.reports.items()):
-        version = report.version if report.open else None
-        if previous.get(uri) == report.result_id:
-            items.append(types.WorkspaceUnchangedDocumentDiagnosticReport(
-                uri=uri, version=version, result_id=report.result_id))
-        else:
-            items.append(types.WorkspaceFullDocumentDiagnosticReport(
-                uri=uri, version=version, items=list(report.diagnostics),
-                result_id=report.result_id))
-    return types.WorkspaceDiagnosticReport(items=items)
+    return workspace_report([
+        (uri, report.version if report.open else None, report.result_id,
+         None if previous.get(uri) == report.result_id else report.payload)
+        for uri, report in list(ls.reports.items())])

@@ -38,7 +38,7 @@ from evalyaml.analysis.findings import Finding
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
 from evalyaml.dispatch import analyze_text
-from evalyaml.lsp import convert, indexing
+from evalyaml.lsp import indexing
 from evalyaml.lsp.documents import Document, DocumentStore, path_to_uri
 from evalyaml.lsp.guard import INJECTED_FAILURES
 from evalyaml.lsp.index import EditorWorkspace
@@ -343,9 +343,7 @@ class Engine:
                 self._fragments[uri] = fragments
         parts, payload = fragments.render(findings, mapper, uri, self.mapper_for,
                                           related_support=related)
-        diagnostics: Sequence[types.Diagnostic] = convert.diagnostics(
-            findings, mapper, uri, self.mapper_for, related_support=related) \
-            if self.server.pull else LazyDiagnostics(parts)
+        diagnostics: Sequence[types.Diagnostic] = LazyDiagnostics(parts)
         return Report(uri, path, doc.version if doc is not None else None, findings,
                       diagnostics, hash(payload), payload, analysis=analysis,
                       open=doc is not None, serial=doc.serial if doc is not None else None,

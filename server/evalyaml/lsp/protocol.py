@@ -34,6 +34,7 @@ from pygls.uris import from_fs_path
 from pygls.workspace import Workspace as PyglsWorkspace
 
 from evalyaml.lsp.positions import Encoding, choose_encoding
+from evalyaml.lsp.publish import RawResult, response_parts
 
 log = logging.getLogger("evalyaml.lsp")
 
@@ -104,6 +105,15 @@ class EvalProtocol(LanguageServerProtocol):
         except Exception as error:
             log.exception("Error sending data")
             self._server._report_server_error(error, JsonRpcInternalError)
+
+    def _send_response(self, msg_id: Any, result: Any | None = None,
+                       error: types.ResponseError | None = None) -> None:
+        """A handler's `RawResult` (pull diagnostics) is written as it is, framed once."""
+        if error is None and isinstance(result, RawResult):
+            self._result_types.pop(msg_id, None)
+            self.send_parts(response_parts(msg_id, result))
+            return
+        super()._send_response(msg_id, result, error)
 
     def _execute_handler(self, msg_id: Any, handler: Any, callback: Any,
                          args: tuple[Any, ...] | None = None,

@@ -138,6 +138,52 @@ def notification_parts(uri: str, payload: bytes, version: int | None
             .encode("ascii"))
 
 
+class RawResult:
+    """A request's result already serialised: parts that join into its JSON. Returned by a
+    handler in place of `lsprotocol` objects, written by `EvalProtocol._send_response` as is.
+    Pull diagnostics answer with the very payload a push would send, so that a pull client (VS
+    Code) gets the fragment reuse too, not cattrs over 17,000 `Diagnostic` objects."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: Sequence[bytes]) -> None:
+        self.parts = tuple(parts)
+
+    def json(self) -> Any:
+        """The result as parsed JSON (tests, and whoever must read it back)."""
+        return json.loads(b"".join(self.parts))
+
+
+def full_report(payload: bytes, result_id: str) -> RawResult:
+    """`RelatedFullDocumentDiagnosticReport(items=..., result_id=...)` as pygls would write
+    it (`{"items": [...], "kind": "full", "resultId": ...}`)."""
+    return RawResult((b'{"items": [', payload,
+                      f'], "kind": "full", "resultId": {_dumps(result_id)}}}'.encode("ascii")))
+
+
+def workspace_report(entries: Sequence[tuple[str, int | None, str, bytes | None]]
+                     ) -> RawResult:
+    """`WorkspaceDiagnosticReport`: per file (uri, version, result id, payload), the payload
+    None for a file whose result id the client already has (`kind: unchanged`)."""
+    parts: list[bytes] = [b'{"items": [']
+    for index, (uri, version, result_id, payload) in enumerate(entries):
+        head = f'{", " if index else ""}{{"uri": {_dumps(uri)}, "version": {_dumps(version)}, '
+        if payload is None:
+            parts.append(f'{head}"kind": "unchanged", "resultId": {_dumps(result_id)}}}'
+                         .encode("ascii"))
+        else:
+            parts += [f'{head}"items": ['.encode("ascii"), payload,
+                      f'], "kind": "full", "resultId": {_dumps(result_id)}}}'.encode("ascii")]
+    parts.append(b"]}")
+    return RawResult(parts)
+
+
+def response_parts(msg_id: int | str | None, result: RawResult) -> list[bytes]:
+    """The JSON-RPC response around a raw result, as pygls orders it."""
+    return [f'{{"id": {_dumps(msg_id)}, "jsonrpc": "2.0", "result": '.encode("ascii"),
+            *result.parts, b"}"]
+
+
 @cache
 def _converter() -> Any:
     return get_converter()
