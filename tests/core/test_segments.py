@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import date
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml.nodes import ScalarNode
@@ -199,3 +200,21 @@ def test_root_key_lines_are_found_as_before(text: str) -> None:
         _old_line_starts(text.lstrip("\ufeff"), "$schema") or "\r$schema" in text)
     assert has_questions_line(text) == (
         _old_line_starts(text, "questions") or "\rquestions" in text)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_line_added_or_removed_in_a_case_moves_the_root_findings_below(newline: str) -> None:
+    """The skeleton is not parsed again for an inserted line: its findings below the cases move
+    (`CaseCache.root_findings`), and they equal a fresh analysis's."""
+    text = "# head\r" + dataset([0, 2, 0, 4] * 3, 2, newline, True)  # a lone CR in the head
+    cache = CaseCache()
+    analyze_text(text, "d.yaml", OPTIONS, cache)
+    for edited in (text.replace("input: What is 2+2?", f"input: x{newline}    tags: [a]", 1),
+                   text.replace(f"{newline}    expecteed_facts: [a]", "", 1)):
+        result = analyze_text(edited, "d.yaml", OPTIONS, cache)
+        fresh = analyze_text(edited, "d.yaml", OPTIONS)
+        assert sorted(map(key, result.findings), key=repr) == \
+            sorted(map(key, fresh.findings), key=repr)
+        trailing = [f.span.start.line for f in result.findings if "descripton" in f.message]
+        assert trailing == [edited.count(newline)]  # the last line: one more for the lone CR
+        analyze_text(text, "d.yaml", OPTIONS, cache)  # and back

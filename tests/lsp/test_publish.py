@@ -163,3 +163,32 @@ def test_pull_answers_are_what_pygls_would_write() -> None:
                                         ("file:///c", None, "5", b"")])
         assert json.loads(_sent("_send_response", msg_id, raw).split(b"\r\n\r\n", 1)[1]) == \
             json.loads(expected.split(b"\r\n\r\n", 1)[1])
+
+
+BLOCK = "  - id: 😀é日本\n    input: \"a\tb\"\r\n"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.builds(Span, st.builds(Position, st.integers(0, 1), st.integers(0, 14)),
+                 st.builds(Position, st.integers(1, 2), st.integers(0, 14))),
+       st.integers(0, 5), st.integers(0, 5), st.sampled_from(list(Encoding)))
+def test_a_moved_case_keeps_its_fragment_with_new_line_numbers(
+        span: Span, first: int, second: int, encoding: Encoding) -> None:
+    """A finding moved with its case (a line inserted above) is rendered by moving the
+    fragment of an earlier placement: byte-equal to converting it afresh."""
+    text = "questions:\n" + BLOCK * 8
+    mapper = PositionMapper(text, encoding)
+    relative = Finding("EY202", "é \"x\"", span, Severity.WARNING)
+    at_first = relative.shifted(1 + 2 * first)
+    at_second = relative.shifted(1 + 2 * second)
+    cache = publish.Fragments()
+    cache.render([at_first], mapper, "file:///a", _mapper_for(encoding), related_support=True)
+    parts, _ = cache.render([at_second], mapper, "file:///a", _mapper_for(encoding),
+                            related_support=True)
+    assert parts == [publish.fragment(at_second, mapper, "file:///a", _mapper_for(encoding),
+                                      related_support=True).encode("ascii")]
+    moved_again, _ = cache.render([at_first.shifted(2)], mapper, "file:///a",
+                                  _mapper_for(encoding), related_support=True)
+    assert moved_again == [publish.fragment(at_first.shifted(2), mapper, "file:///a",
+                                            _mapper_for(encoding),
+                                            related_support=True).encode("ascii")]

@@ -17,7 +17,7 @@ from typing import TypeVar, cast
 
 from jsonschema import Draft202012Validator
 
-from evalyaml.analysis.findings import Finding, FindingSink, Related
+from evalyaml.analysis.findings import Finding, FindingSink, Fix, Related, TextEdit
 from evalyaml.analysis.kinds import FileKind
 from evalyaml.analysis.model import CaseSummary, Reference
 from evalyaml.analysis.options import Options
@@ -32,7 +32,7 @@ from evalyaml.analysis.schemas import (
 )
 from evalyaml.analysis.segments import DatasetSplit, Segment, split_after_edit, split_dataset
 from evalyaml.analysis.suggest import did_you_mean
-from evalyaml.analysis.text import Span
+from evalyaml.analysis.text import LineIndex, Position, Span
 from evalyaml.analysis.validate import Path, SchemaReporter, likely_typos
 from evalyaml.analysis.yamltree import (
     MERGE_TAG,
@@ -102,7 +102,7 @@ class CaseCache:
         # identity: an id alone may be reused by a new result once the old one is freed (a
         # case that was never cached), which would hand it the old case's findings.
         self._placed: dict[int, tuple[CaseResult, PlacedCase]] = {}
-        self._root: tuple[tuple[str, bool], tuple[Finding, ...]] | None = None
+        self._root: _Root | None = None
         self._last: _LastAnalysis | None = None
         self.hits = 0
         self.misses = 0
@@ -141,14 +141,32 @@ class CaseCache:
         self._last = _LastAnalysis(text, split, fingerprint, cases) if cases is not None \
             else None
 
-    def root_findings(self, skeleton: str, options: Options) -> tuple[Finding, ...] | None:
-        if self._root is not None and self._root[0] == (skeleton, options.strict):
-            return self._root[1]
-        return None
+    def root_findings(self, split: DatasetSplit, options: Options) -> tuple[Finding, ...] | None:
+        """The findings around the cases, from the last analysis when its skeleton is the same,
+        or the same but for the number of lines the cases take (a line inserted or removed in a
+        case): then the findings below the cases move by as many lines, with no parse."""
+        root = self._root
+        if root is None or root.strict != options.strict:
+            return None
+        if root.skeleton == split.skeleton:
+            return root.findings
+        delta = split.region_lines - root.region_lines
+        start = root.region_start
+        if not delta or split.region_start != start or \
+                root.skeleton[start + root.region_lines:] != \
+                split.skeleton[start + split.region_lines:] or \
+                root.skeleton[:start] != split.skeleton[:start]:
+            return None
+        first_line = LineIndex(root.skeleton[:start]).line_count - 1
+        moved = _move_below(root.findings, first_line, root.region_lines, delta)
+        if moved is not None:
+            self.remember_root(split, options, moved)
+        return moved
 
-    def remember_root(self, skeleton: str, options: Options,
+    def remember_root(self, split: DatasetSplit, options: Options,
                       findings: tuple[Finding, ...]) -> None:
-        self._root = ((skeleton, options.strict), findings)
+        self._root = _Root(split.skeleton, options.strict, split.region_start,
+                           split.region_lines, findings)
 
     def placed(self, result: CaseResult, line: int) -> PlacedCase:
         known = self._placed.get(id(result))
@@ -183,6 +201,58 @@ class CaseCache:
         if len(self._placed) > len(self._entries):  # placements of results no longer cached
             live = {id(result) for result in self._entries.values()}
             self._placed = {k: v for k, v in self._placed.items() if k in live}
+
+
+@dataclass(frozen=True, slots=True)
+class _Root:
+    """The findings of a dataset's skeleton (everything around its cases) and what they were
+    computed for."""
+
+    skeleton: str
+    strict: bool
+    region_start: int
+    region_lines: int
+    findings: tuple[Finding, ...]
+
+
+def _move_below(findings: tuple[Finding, ...], first_line: int, region_lines: int,
+                delta: int) -> tuple[Finding, ...] | None:
+    """`findings` with every position below the cases' region (lines `first_line` to
+    `first_line + region_lines - 1`, blank in the skeleton) moved `delta` lines; None when a
+    position lies inside the region, where no finding of the skeleton should be."""
+    tail = first_line + region_lines
+
+    def line_of(line: int) -> int | None:
+        if line < first_line:
+            return line
+        return line + delta if line >= tail else None
+
+    def span_of(span: Span) -> Span | None:
+        start, end = line_of(span.start.line), line_of(span.end.line)
+        if start is None or end is None:
+            return None
+        if start == span.start.line and end == span.end.line:
+            return span
+        return Span(Position(start, span.start.character), Position(end, span.end.character))
+
+    out: list[Finding] = []
+    for finding in findings:
+        if finding.span.start.line >= tail and not finding.related and not finding.fixes:
+            out.append(finding.shifted(delta))  # wholly below: its rendering can move too
+            continue
+        span = span_of(finding.span)
+        related = [(r, span_of(r.span) if r.path is None else r.span) for r in finding.related]
+        edits = [[(e, span_of(e.span)) for e in fix.edits] for fix in finding.fixes]
+        if span is None or any(s is None for _, s in related) or \
+                any(s is None for fix in edits for _, s in fix):
+            return None
+        out.append(Finding(
+            finding.code, finding.message, span, finding.severity,
+            tuple(Related(r.path, cast(Span, s), r.message) for r, s in related),
+            tuple(Fix(fix.title, tuple(TextEdit(cast(Span, s), e.new_text) for e, s in moved),
+                      fix.preferred) for fix, moved in zip(finding.fixes, edits, strict=True)),
+            finding.data))
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,13 +318,13 @@ def analyze_dataset(text: str, options: Options, cache: CaseCache | None,
     split, edit = cache.split(text, fingerprint) if cache else (split_dataset(text), None)
     if split is None:
         return None
-    root_findings = cache.root_findings(split.skeleton, options) if cache else None
+    root_findings = cache.root_findings(split, options) if cache else None
     if root_findings is None:
         root_findings = _analyze_skeleton(split.skeleton, options)
         if root_findings is None:
             return None  # something odd around the cases: let the whole-file parse explain it
         if cache:
-            cache.remember_root(split.skeleton, options, root_findings)
+            cache.remember_root(split, options, root_findings)
     cases = _cases_after_edit(text, split, edit, options, cache, fingerprint=fingerprint) \
         if cache and edit else None
     if cases is None:

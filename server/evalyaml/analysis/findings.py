@@ -43,6 +43,16 @@ class Finding:
     related: tuple[Related, ...] = ()
     fixes: tuple[Fix, ...] = ()
     data: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+    # A finding moved with its cached case (`shifted`) remembers the finding it was moved from
+    # and by how many lines, so that a front end that rendered the original once can move its
+    # rendering too (`lsp.publish.Fragments`) instead of converting it again. Not part of what
+    # a finding is: not compared, and not pickled (`__reduce__`).
+    origin: Finding | None = field(default=None, compare=False, repr=False)
+    shift: int = field(default=0, compare=False, repr=False)
+
+    def __reduce__(self) -> tuple[type[Finding], tuple[object, ...]]:
+        return Finding, (self.code, self.message, self.span, self.severity, self.related,
+                         self.fixes, self.data)
 
     def shifted(self, lines: int) -> Finding:
         if lines == 0:
@@ -62,6 +72,8 @@ class Finding:
                 for f in self.fixes
             ),
             self.data,
+            self.origin or self,
+            self.shift + lines,
         )
 
 

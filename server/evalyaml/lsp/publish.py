@@ -85,12 +85,21 @@ def fragment(finding: Finding, mapper: PositionMapper, uri: str, mapper_for: Map
 
 class Fragments:
     """One file's findings as JSON fragments, reused from its previous publish (see the module
-    docstring). One per open document or reported file, for one encoding."""
+    docstring). One per open document or reported file, for one encoding.
 
-    __slots__ = ("_entries", "_parts", "_payload")
+    A finding that moved with its cached case (a line inserted above it) is a new object, but it
+    remembers the finding it was moved from (`Finding.origin`, `Finding.shift`). Its fragment
+    is the one rendered for any other placement of that origin with the two line numbers
+    replaced: the case's text is the same, so every column is too. Only findings without
+    related information are moved so (a related position may lie outside the case).
+    """
+
+    __slots__ = ("_entries", "_moves", "_parts", "_payload")
 
     def __init__(self) -> None:
         self._entries: dict[int, tuple[Finding, bytes]] = {}
+        # id(origin) -> (origin, shift rendered at, fragment, where its two line numbers sit)
+        self._moves: dict[int, _Move] = {}
         self._parts: list[bytes] = []
         self._payload = b""
 
@@ -98,29 +107,72 @@ class Fragments:
                mapper_for: MapperFor, *, related_support: bool) -> tuple[list[bytes], bytes]:
         """The fragments of `findings`, in order, and the payload: them all, comma-separated
         (the JSON array without its brackets, which `notification_parts` adds)."""
-        entries = self._entries
+        entries, moves = self._entries, self._moves
         kept: dict[int, tuple[Finding, bytes]] = {}
+        kept_moves: dict[int, _Move] = {}
         parts: list[bytes] = []
         for finding in findings:
             key = id(finding)
+            origin = finding.origin
             hit = entries.get(key)
             if hit is not None and hit[0] is finding:
                 text = hit[1]
-            else:
+                if origin is not None and (move := moves.get(id(origin))) is not None:
+                    kept_moves[id(origin)] = move
+            elif finding.related:
                 text = fragment(finding, mapper, uri, mapper_for,
                                 related_support=related_support).encode("ascii")
                 if related_support and any(r.path is not None for r in finding.related):
                     parts.append(text)
                     continue  # another file's positions: converted afresh every time
+            elif origin is not None:
+                move = moves.get(id(origin))
+                if move is not None and move[0] is origin:
+                    text = _moved(move, finding.shift)
+                else:
+                    text = fragment(finding, mapper, uri, mapper_for,
+                                    related_support=related_support).encode("ascii")
+                    move = _move_of(origin, finding.shift, text)
+                kept_moves[id(origin)] = move
+            else:
+                text = fragment(finding, mapper, uri, mapper_for,
+                                related_support=related_support).encode("ascii")
             kept[key] = (finding, text)
             parts.append(text)
         # Only this publish's findings are kept (the object keeps its finding alive, so its
         # id cannot be reused by another while the entry exists).
         self._entries = kept
+        self._moves = kept_moves
         if parts != self._parts:  # compared by identity first: a join only when changed
             self._parts = parts
             self._payload = b", ".join(parts)
         return self._parts, self._payload
+
+
+# (origin, the shift its fragment was rendered at, the fragment, then the start and end offsets
+# of the range's start line and end line in it)
+_Move = tuple[Finding, int, bytes, int, int, int, int]
+_START_LINE = b'{"range": {"start": {"line": '
+_END_LINE = b'"end": {"line": '
+
+
+def _move_of(origin: Finding, shift: int, text: bytes) -> _Move:
+    """Where the two line numbers sit in a fragment (`fragment` starts with the range)."""
+    start = len(_START_LINE)
+    start_end = text.index(b",", start)
+    end = text.index(_END_LINE, start_end) + len(_END_LINE)
+    end_end = text.index(b",", end)
+    return origin, shift, text, start, start_end, end, end_end
+
+
+def _moved(move: _Move, shift: int) -> bytes:
+    _, rendered_at, text, start, start_end, end, end_end = move
+    delta = shift - rendered_at
+    if delta == 0:
+        return text
+    first = int(text[start:start_end]) + delta
+    last = int(text[end:end_end]) + delta
+    return b"%b%d%b%d%b" % (text[:start], first, text[start_end:end], last, text[end_end:])
 
 
 def notification(uri: str, payload: bytes, version: int | None) -> bytes:
