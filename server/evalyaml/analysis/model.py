@@ -129,3 +129,8 @@ class FileAnalysis:
     # a manifest's digest), keyed by the format's own names. Plain picklable values only: the
     # analysis comes back from worker processes.
     facts: dict[str, object] = field(default_factory=dict)
+    # Files this one names as a kind of its format (a grader prompt, an external cases file):
+    # each a search path (candidate absolute paths, the first that exists wins) and the kind the
+    # workspace must analyse that file as (`Workspace` adopts it; see ARCHITECTURE "Adopted
+    # files"). Never guessed from the named file's own shape.
+    adopts: list[tuple[tuple[str, ...], Kind]] = field(default_factory=list)
