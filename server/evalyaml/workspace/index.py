@@ -709,7 +709,11 @@ class Workspace:
     def included_files(self) -> list[Path]:
         """The files found through `include_paths` (what the user asked to check), sorted."""
         with self._lock:
-            return sorted(p for p in self._files if p in self._forced or p in self._explicit)
+            asked = {p for p in self._files if p in self._forced or p in self._explicit}
+            # A file adopted by one the user asked for is checked with it (a grader prompt).
+            asked |= {p for p, (_, adopters) in self._adopted.items()
+                      if p in self._files and adopters & asked}
+            return sorted(asked)
 
     def problem(self, path: Path) -> Finding | None:
         """Why a file (or folder) could not be read (EY311), if it could not."""
