@@ -22,6 +22,9 @@ import pytest
 
 CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus"
 
+_RT = "examples/red-team/archetypes/"
+_PII = _RT + "customer-facing-agent/suites/pii-cross-customer-disclosure.eval.yaml"
+_SCREENSHOT = _RT + "coding-agent/suites/screenshot-pii-upload.eval.yaml"
 EXPECTED = [
     ("examples/features/autoresearch/EVAL.yaml", 10, "EY601"),
     ("examples/features/basic/evals/dataset.eval.yaml", 83, "EY622"),
@@ -49,10 +52,10 @@ EXPECTED = [
     ("examples/features/weighted-graders/evals/dataset.eval.yaml", 75, "EY622"),
     ("examples/features/weighted-graders/evals/dataset.eval.yaml", 78, "EY622"),
     ("examples/features/weighted-graders/evals/dataset.eval.yaml", 81, "EY622"),
-    ("examples/red-team/archetypes/coding-agent/suites/screenshot-pii-upload.eval.yaml", 167, "EY622"),
-    ("examples/red-team/archetypes/customer-facing-agent/suites/pii-cross-customer-disclosure.eval.yaml", 41, "EY622"),
-    ("examples/red-team/archetypes/customer-facing-agent/suites/pii-cross-customer-disclosure.eval.yaml", 57, "EY622"),
-    ("examples/red-team/archetypes/customer-facing-agent/suites/pii-cross-customer-disclosure.eval.yaml", 76, "EY622"),
+    (_SCREENSHOT, 167, "EY622"),
+    (_PII, 41, "EY622"),
+    (_PII, 57, "EY622"),
+    (_PII, 76, "EY622"),
     ("examples/red-team/suites/agentic-tool-misuse.eval.yaml", 35, "EY622"),
     ("examples/red-team/suites/agentic-tool-misuse.eval.yaml", 50, "EY622"),
     ("examples/red-team/suites/agentic-tool-misuse.eval.yaml", 82, "EY622"),

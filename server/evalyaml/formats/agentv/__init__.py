@@ -36,8 +36,7 @@ from evalyaml.formats.agentv import detect, rules
 from evalyaml.formats.agentv.common import Context, pairs
 from evalyaml.formats.agentv.kinds import CASES, CONFIG, PROMPT, SUITE
 from evalyaml.formats.agentv.prompt import check_prompt
-from evalyaml.formats.agentv.suite import FileRef, SuiteFacts, check_suite, check_test, \
-    check_tests
+from evalyaml.formats.agentv.suite import FileRef, SuiteFacts, check_suite, check_test, check_tests
 from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
 from evalyaml.syntax.jsonl import parse_jsonl
 
@@ -149,7 +148,7 @@ def prompt_candidates(folder: PurePath, name: str, root: str | None) -> tuple[st
         candidate = os.path.normpath(current / trimmed)
         if candidate not in out:
             out.append(candidate)
-        if boundary is None or current == boundary or current.parent == current or \
+        if boundary is None or current in (boundary, current.parent) or \
                 boundary not in current.parents:
             break
         current = current.parent

@@ -78,10 +78,10 @@ def pairs(mapping: Mapping) -> list[tuple[Scalar, Node]]:
     out: list[tuple[Scalar, Node]] = []
     seen: set[str] = set()
     for key, value in mapping.pairs:
-        if isinstance(key, Scalar) and key.tag != "tag:yaml.org,2002:merge":
-            if key.text not in seen:
-                seen.add(key.text)
-                out.append((key, value))
+        if isinstance(key, Scalar) and key.tag != "tag:yaml.org,2002:merge" and \
+                key.text not in seen:
+            seen.add(key.text)
+            out.append((key, value))
     for merged in mapping.merged():
         for key, value in pairs(merged):
             if key.text not in seen:

@@ -13,8 +13,9 @@ from pathlib import PurePath
 from evalyaml.formats.agentv.kinds import CONFIG, SUITE
 from evalyaml.formats.base import Claim, Tier
 
-_SCHEMA = re.compile(r"""^\$schema[ \t]*:[ \t]*["']?(?P<id>[A-Za-z0-9._:/-]+)["']?[ \t]*(?:#.*)?$""",
-                     re.MULTILINE)
+_SCHEMA = re.compile(
+    r"""^\$schema[ \t]*:[ \t]*["']?(?P<id>[A-Za-z0-9._:/-]+)["']?[ \t]*(?:#.*)?$""",
+    re.MULTILINE)
 _SUITE_IDS = frozenset({"agentv-eval-v2"})
 _CONFIG_IDS = frozenset({"agentv-targets-v2.2", "agentv-config-v2"})
 _TESTS_KEY = re.compile(r"^(?:tests|eval_cases|evalcases)[ \t]*:", re.MULTILINE)

@@ -31,9 +31,7 @@ def _translate(source: str) -> str:
                     out.append(f"(?P={source[i + 3:end]})")
                     i = end + 1
                     continue
-            if nxt in "dDwWsSbBnrtfv0\\/^$.*+?()[]{}|-":
-                out.append(source[i:i + 2])
-            elif nxt in "uxc":
+            if nxt in "dDwWsSbBnrtfv0\\/^$.*+?()[]{}|-" or nxt in "uxc":
                 out.append(source[i:i + 2])
             else:
                 out.append(re.escape(nxt))  # an identity escape: `\e`, `\y` mean the letter

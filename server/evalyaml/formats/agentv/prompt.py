@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from evalyaml.analysis.findings import Fix, FindingSink, TextEdit
+from evalyaml.analysis.findings import FindingSink, Fix, TextEdit
 from evalyaml.analysis.suggest import rank
 from evalyaml.analysis.text import LineIndex, Span
 from evalyaml.formats.agentv import rules

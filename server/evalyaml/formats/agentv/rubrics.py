@@ -8,6 +8,8 @@ only `outcome:` and drops an item without one silently. Each rule below says whi
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from evalyaml.analysis.findings import Fix, TextEdit
 from evalyaml.analysis.suggest import rank
 from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
@@ -139,13 +141,13 @@ def check_score_ranges(ctx: Context, key: Scalar, value: Node, rubric_id: str) -
             ctx.add("EY629", f"score_ranges shorthand map must start at 0 (got {numeric[0][0]})",
                     ctx.span(numeric[0][1]))
             return
-        for i, (low, k) in enumerate(numeric):
-            high = numeric[i + 1][0] - 1 if i + 1 < len(numeric) else 10
-            if low > 10:
+        for i, (start, k) in enumerate(numeric):
+            stop = numeric[i + 1][0] - 1 if i + 1 < len(numeric) else 10
+            if start > 10:
                 ctx.add("EY629", f"Invalid score_range {where}: values must be 0-10 (got "
-                        f"[{low}, {high}])", ctx.span(k))
+                        f"[{start}, {stop}])", ctx.span(k))
                 return
-            ranges.append((low, high, k))
+            ranges.append((start, stop, k))
     elif isinstance(value, Sequence):
         for index, entry in enumerate(value.items):
             if not isinstance(entry, Mapping):
@@ -186,7 +188,7 @@ def check_score_ranges(ctx: Context, key: Scalar, value: Node, rubric_id: str) -
                 ctx.at(key, value))
         return
     ordered = sorted(ranges, key=lambda r: r[0])
-    for previous, current in zip(ordered, ordered[1:], strict=False):
+    for previous, current in pairwise(ordered):
         if current[0] <= previous[1]:
             ctx.add("EY629", f"Overlapping score_ranges {where}: [{previous[0]}, {previous[1]}] "
                     f"overlaps with [{current[0]}, {current[1]}]", ctx.span(current[2]))

@@ -140,7 +140,7 @@ def _unknown_key(ctx: Context, key: Scalar, known: tuple[str, ...], present: set
 
 def _name_and_version(ctx: Context, values: dict[str, tuple[Scalar, Node]]) -> None:
     if "name" in values:
-        key, value = values["name"]
+        value = values["name"][1]
         name = text_of(value)
         if name is not None and _ENV not in name and not _NAME.match(name):
             suggestion = re.sub(r"[^a-z0-9-]+", "-", name.lower()).strip("-")
@@ -151,7 +151,7 @@ def _name_and_version(ctx: Context, values: dict[str, tuple[Scalar, Node]]) -> N
                     "/^[a-z0-9-]+$/ (lowercase alphanumeric with hyphens); the loader refuses "
                     "the suite", ctx.span(value), fixes=fixes)
     if "version" in values:
-        key, value = values["version"]
+        value = values["version"][1]
         if isinstance(value, Scalar) and isinstance(value.value, (int, float)) and \
                 not isinstance(value.value, bool):
             ctx.add("EY603", f"'version' must be a string: the loader refuses the number "
@@ -402,8 +402,9 @@ def check_assertion(ctx: Context, item: Mapping, facts: SuiteFacts, *,
         _prompt(ctx, values["prompt"][1], facts)
     if kind in ("llm-grader", "rubrics", "rubric"):
         for name in ("rubrics", "criteria"):
-            if name in values and isinstance(values[name][1], Sequence):
-                check_assertion_rubrics(ctx, values[name][1])
+            listed = values[name][1] if name in values else None
+            if isinstance(listed, Sequence):
+                check_assertion_rubrics(ctx, listed)
     if kind == "composite":
         aggregator = values.get("aggregator")
         if aggregator is not None and isinstance(aggregator[1], Mapping):
@@ -421,7 +422,7 @@ def _required(ctx: Context, key: Scalar, value: Node) -> None:
     raw = value.value if isinstance(value, Scalar) else None
     if isinstance(raw, bool):
         return
-    if isinstance(raw, (int, float)):
+    if isinstance(raw, (int, float)) and isinstance(value, Scalar):
         if raw <= 0 or raw > 1:
             ctx.add("EY616", f"Invalid 'required' value {value.text}. When a number, it must be "
                     "between 0 (exclusive) and 1 (inclusive).", ctx.span(value))
@@ -502,15 +503,14 @@ def check_workspace(ctx: Context, key: Scalar, value: Node) -> None:
                             "local source.", ctx.span(resolve[0]))
             if isinstance(checkout, Mapping) and isinstance(clone, Mapping):
                 ancestor = checkout.get("ancestor")
-                depth = clone.pair("depth")
-                a = ancestor.value if isinstance(ancestor, Scalar) else None
-                d = depth[1].value if depth and isinstance(depth[1], Scalar) else None
-                if isinstance(a, (int, float)) and isinstance(d, (int, float)) and \
-                        not isinstance(a, bool) and not isinstance(d, bool) and d < a + 1 \
-                        and depth is not None:
-                    ctx.add("EY619", f"clone.depth ({depth[1].text}) may be insufficient for "
-                            f"checkout.ancestor ({ancestor.text if isinstance(ancestor, Scalar) else a})"
-                            f". Recommend depth >= {int(a) + 1}.", ctx.span(depth[1]))
+                depth = clone.get("depth")
+                if isinstance(ancestor, Scalar) and isinstance(depth, Scalar):
+                    a, d = ancestor.value, depth.value
+                    if isinstance(a, (int, float)) and isinstance(d, (int, float)) and \
+                            not isinstance(a, bool) and not isinstance(d, bool) and d < a + 1:
+                        ctx.add("EY619", f"clone.depth ({depth.text}) may be insufficient for "
+                                f"checkout.ancestor ({ancestor.text}). Recommend depth >= "
+                                f"{int(a) + 1}.", ctx.span(depth))
     hooks = value.get("hooks")
     after_each = hooks.get("after_each") if isinstance(hooks, Mapping) else None
     isolation = text_of(value.get("isolation"))
