@@ -59,7 +59,7 @@ def test_the_prompt_is_dropped_when_no_suite_names_it(tmp_path: Path) -> None:
 
 
 def test_an_edit_to_the_open_prompt_is_checked_as_a_prompt(tmp_path: Path) -> None:
-    suite, prompt = _tree(tmp_path)
+    _, prompt = _tree(tmp_path)
     ws = Workspace([tmp_path])
     ws.index_all()
     assert prompt in ws.set_text(prompt, "Judge {{ output }}\n")

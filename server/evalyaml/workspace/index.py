@@ -100,6 +100,14 @@ def _references(analysis: FileAnalysis | None) -> list[Reference]:
     return list(analysis.references) if analysis else []
 
 
+def _adoptions(analysis: FileAnalysis | None) -> list[tuple[tuple[str, ...], Kind]]:
+    """What a file adopts: its file references that name a kind (their spans left out, so an
+    edit that moves them adopts nothing anew)."""
+    if analysis is None:
+        return []
+    return [(ref.candidates, ref.kind) for ref in analysis.file_refs if ref.kind is not None]
+
+
 def sort_unique(found: Iterable[Finding]) -> list[Finding]:
     """Findings in file order (start, end, code, message), the first of equal ones kept.
 
@@ -525,12 +533,12 @@ class Workspace:
         return result
 
     # ----------------------------------------------------------------- adopted files
-    # A file another file names as a kind of its format (`FileAnalysis.adopts`: a grader prompt,
-    # an external cases file) is analysed as that kind, whatever its suffix or shape, for as
-    # long as some indexed file names it; then it goes back to what discovery makes of it.
+    # A file another file names as a kind of its format (a `FileRef` with a kind: a grader
+    # prompt, an external cases file) is analysed as that kind, whatever its suffix or shape,
+    # for as long as some indexed file names it; then it goes back to what discovery makes of it.
     @staticmethod
     def _adoption_changed(key: Path, old: FileAnalysis | None, new: FileAnalysis | None) -> bool:
-        return (old.adopts if old else []) != (new.adopts if new else [])
+        return _adoptions(old) != _adoptions(new)
 
     def _adopt_all(self) -> None:
         """After a cold index: every file's adoptions afresh."""
@@ -539,38 +547,46 @@ class Workspace:
         self._candidates.clear()
         pending: set[Path] = set()
         for key, entry in list(self._files.items()):
-            if entry.analysis is not None and entry.analysis.adopts:
+            if entry.analysis is not None and entry.analysis.file_refs:
                 pending |= self._adopt(key, entry.analysis)
         self._settle(pending)
 
     def _adopt(self, adopter: Path, analysis: FileAnalysis | None) -> set[Path]:
         """Record what `adopter` names: of each search path, the first candidate inside the
         roots that exists (an open buffer or a file). Returns the adopted paths to (re)load."""
-        if analysis is None or not analysis.adopts:
-            return set()
-        roots = [os.path.realpath(r.path) for r in self._roots] or \
-            [os.path.realpath(self.root_for(adopter).path)]
         chosen: set[Path] = set()
-        for candidates, kind in analysis.adopts:
+        for candidates, kind in _adoptions(analysis):
             for raw in candidates:
-                candidate = normalize(raw)
-                self._candidates.setdefault(candidate, set()).add(adopter)
-                real = os.path.realpath(candidate)
-                if not any(real == r or real.startswith(r.rstrip(os.sep) + os.sep)
-                           for r in roots):
-                    continue
-                current = self._files.get(candidate)
-                if (current is not None and current.text is not None) or candidate.is_file():
-                    if candidate != adopter and candidate not in chosen:
-                        chosen.add(candidate)
-                        known = self._adopted.get(candidate)
-                        if known is None:
-                            self._adopted[candidate] = (kind, {adopter})
-                        else:
-                            known[1].add(adopter)
-                    break
+                self._candidates.setdefault(normalize(raw), set()).add(adopter)
+            found = self._first_existing(candidates, adopter)
+            if found is not None and found != adopter and found not in chosen:
+                chosen.add(found)
+                known = self._adopted.get(found)
+                if known is None:
+                    self._adopted[found] = (kind, {adopter})
+                else:
+                    known[1].add(adopter)
         self._adoptions[adopter] = chosen
         return {path for path in chosen if self._needs_load(path)}
+
+    def _first_existing(self, candidates: Iterable[str], near: Path) -> Path | None:
+        """The first candidate inside the workspace roots that is an open buffer or a file."""
+        roots = [os.path.realpath(r.path) for r in self._roots] or \
+            [os.path.realpath(self.root_for(near).path)]
+        for raw in candidates:
+            candidate = normalize(raw)
+            real = os.path.realpath(candidate)
+            if not any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in roots):
+                continue
+            current = self._files.get(candidate)
+            if (current is not None and current.text is not None) or candidate.is_file():
+                return candidate
+        return None
+
+    def named_file(self, candidates: Iterable[str], near: Path) -> Path | None:
+        """Where a `FileRef` leads (for links and go-to-definition), or None."""
+        with self._lock:
+            return self._first_existing(candidates, normalize(near))
 
     def _needs_load(self, path: Path) -> bool:
         entry = self._files.get(path)

@@ -7,7 +7,7 @@ assertions, conversation mode, workspace), `rubrics`, `prompt` (grader prompt fi
 `jsregex` (JavaScript regular expressions); recognition in `detect`; the lists in `rules`.
 
 Other files: grader prompts (`prompt: file://x.md`) and external cases files (`tests: x.yaml`,
-`- file://x.jsonl`) are *adopted*: this file's analysis lists them (`FileAnalysis.adopts`, with
+`- file://x.jsonl`) are *adopted*: this file's analysis lists them (`FileAnalysis.file_refs`, with
 AgentV's search roots as candidates) and the workspace analyses each as that kind. Whether they
 exist, and whether an unknown assertion type is a custom one in an ancestor
 `.agentv/assertions/`, is the cross check's (it reads through `NamedFiles`, confined to the
@@ -26,7 +26,7 @@ from pathlib import Path, PurePath
 from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding, FindingSink, Fix, TextEdit
 from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.model import FileAnalysis
+from evalyaml.analysis.model import FileAnalysis, FileRef
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.parse import ParsedText, parse_text
 from evalyaml.analysis.suggest import rank
@@ -34,9 +34,17 @@ from evalyaml.analysis.text import LineIndex
 from evalyaml.analysis.yamltree import Mapping, Sequence
 from evalyaml.formats.agentv import detect, rules
 from evalyaml.formats.agentv.common import Context, pairs
+from evalyaml.formats.agentv.ide import IDE
 from evalyaml.formats.agentv.kinds import CASES, CONFIG, PROMPT, SUITE
+from evalyaml.formats.agentv.paths import prompt_candidates
 from evalyaml.formats.agentv.prompt import check_prompt
-from evalyaml.formats.agentv.suite import FileRef, SuiteFacts, check_suite, check_test, check_tests
+from evalyaml.formats.agentv.suite import (
+    SuiteFacts,
+    SuiteRef,
+    check_suite,
+    check_test,
+    check_tests,
+)
 from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
 from evalyaml.syntax.jsonl import parse_jsonl
 
@@ -50,7 +58,7 @@ class AgentvFormat:
     title = "AgentV"
     kinds: tuple[Kind, ...] = (SUITE, PROMPT, CASES, CONFIG)
     suffixes = (".yaml", ".yml")
-    ide: FormatIde = FormatIde()
+    ide: FormatIde = IDE
 
     def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
         return detect.claim(text, path)
@@ -97,7 +105,7 @@ class AgentvFormat:
         sink = FindingSink(strict=options.strict)
         roots = _search_roots(path, files)
         for ref in refs:
-            if isinstance(ref, FileRef):
+            if isinstance(ref, SuiteRef):
                 _check_ref(ref, path, roots, files, sink)
         return sink.findings
 
@@ -119,40 +127,30 @@ def _cases_jsonl(text: str, sink: FindingSink, result: FileAnalysis) -> None:
         if isinstance(row.root, Mapping):
             check_test(Context(parsed, sink, row.start_offset), row.root, facts)
     result.facts[_REFS] = facts.refs
+    result.cases = facts.cases
 
 
 def _record(result: FileAnalysis, facts: SuiteFacts, path: str | None, options: Options) -> None:
     result.facts[_REFS] = facts.refs
+    result.cases = facts.cases
     if path is None:
         return
     folder = PurePath(path).parent
     for ref in facts.refs:
-        if ref.role == "prompt":
-            result.adopts.append((prompt_candidates(folder, ref.name, options.root), PROMPT))
-        elif ref.role in ("tests", "tests-entry") and \
-                PurePath(ref.name).suffix.lower() in rules.TEST_FILE_EXTENSIONS:
-            result.adopts.append(((os.path.normpath(folder / ref.name),), CASES))
-
-
-def prompt_candidates(folder: PurePath, name: str, root: str | None) -> tuple[str, ...]:
-    """AgentV's search roots for a `file://` reference (`buildSearchRoots`): the absolute path
-    as written, then the name (leading separators dropped) under the suite's folder and each
-    ancestor up to the repository root; here the workspace root stands for the repository's."""
-    out: list[str] = []
-    if os.path.isabs(name):
-        out.append(os.path.normpath(name))
-    trimmed = name.lstrip("/\\") or name
-    boundary = PurePath(root) if root else None
-    current = folder
-    while True:
-        candidate = os.path.normpath(current / trimmed)
-        if candidate not in out:
-            out.append(candidate)
-        if boundary is None or current in (boundary, current.parent) or \
-                boundary not in current.parents:
-            break
-        current = current.parent
-    return tuple(out)
+        if ref.role in ("prompt", "bare-prompt"):
+            # A bare path is not adopted (AgentV sends it as text); it links, for the fix.
+            result.file_refs.append(FileRef(ref.span, prompt_candidates(
+                folder, ref.name, options.root), PROMPT if ref.role == "prompt" else None))
+        elif ref.role in ("tests", "tests-entry"):
+            adopt = PurePath(ref.name).suffix.lower() in rules.TEST_FILE_EXTENSIONS
+            result.file_refs.append(FileRef(ref.span, (os.path.normpath(folder / ref.name),),
+                                            CASES if adopt else None))
+        elif ref.role == "type":
+            # A custom assertion links to its script; the script is never read or run.
+            result.file_refs.append(FileRef(ref.span, tuple(
+                os.path.normpath(PurePath(base) / ".agentv" / "assertions" / (ref.name + ext))
+                for base in prompt_candidates(folder, ".", options.root)
+                for ext in rules.ASSERTION_SCRIPT_EXTENSIONS)))
 
 
 def _search_roots(path: Path, files: NamedFiles) -> list[Path]:
@@ -167,7 +165,7 @@ def _search_roots(path: Path, files: NamedFiles) -> list[Path]:
     return roots or [path.parent]
 
 
-def _check_ref(ref: FileRef, path: Path, roots: list[Path], files: NamedFiles,
+def _check_ref(ref: SuiteRef, path: Path, roots: list[Path], files: NamedFiles,
                sink: FindingSink) -> None:
     if ref.role == "type":
         _custom_type(ref, roots, files, sink)
@@ -205,7 +203,7 @@ def _first_existing(name: str, roots: list[Path], files: NamedFiles) -> Path | N
     return None
 
 
-def _custom_type(ref: FileRef, roots: list[Path], files: NamedFiles, sink: FindingSink) -> None:
+def _custom_type(ref: SuiteRef, roots: list[Path], files: NamedFiles, sink: FindingSink) -> None:
     for root in roots:
         for ext in rules.ASSERTION_SCRIPT_EXTENSIONS:
             target = files.resolve(root, f".agentv/assertions/{ref.name}{ext}")

@@ -18,12 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from evalyaml.analysis.findings import Fix, TextEdit
+from evalyaml.analysis.model import CaseSummary
 from evalyaml.analysis.suggest import rank
 from evalyaml.analysis.text import Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.analysis.yamltree import Mapping, Node, PyValue, Scalar, Sequence
 from evalyaml.formats.agentv import rules
 from evalyaml.formats.agentv.common import Context, is_null, pairs, quoted_like, text_of
 from evalyaml.formats.agentv.jsregex import js_regex_error
+from evalyaml.formats.agentv.meta import merge, plain, pretty, rubric_items, suite_payload
 from evalyaml.formats.agentv.rubrics import check_assertion_rubrics, check_inline_rubrics
 
 _NAME = re.compile(r"^[a-z0-9-]+$")
@@ -33,7 +35,7 @@ _BARE_PATH = re.compile(r"^[^\s{}]+\.(?:md|markdown|txt|prompt)$", re.IGNORECASE
 
 
 @dataclass(slots=True)
-class FileRef:
+class SuiteRef:
     """A file the suite names: `role` is `prompt` (a `file://` grader prompt), `bare-prompt`
     (a prompt string that looks like a path: sent as inline text), `cases` (`tests:` path or
     `file://` entry), `type` (an assertion type that is no built-in grader kind)."""
@@ -43,12 +45,18 @@ class FileRef:
     span: Span
     quote: str = ""  # the scalar's style, for a fix that keeps it
     raw: str = ""  # the scalar's text as written
+    # A prompt's test as its grader sees it (input, expected_output, criteria, effective
+    # metadata, rubrics): what hover renders the prompt with. Plain values only.
+    context: dict[str, PyValue] | None = None
 
 
 @dataclass(slots=True)
 class SuiteFacts:
-    refs: list[FileRef] = field(default_factory=list)
+    refs: list[SuiteRef] = field(default_factory=list)
     test_ids: list[tuple[str, Span]] = field(default_factory=list)
+    cases: list[CaseSummary] = field(default_factory=list)
+    suite_meta: dict[str, PyValue] = field(default_factory=dict)
+    current: dict[str, PyValue] | None = None  # the test being checked
 
 
 def check_suite(ctx: Context, root: Node | None, facts: SuiteFacts) -> None:
@@ -60,6 +68,10 @@ def check_suite(ctx: Context, root: Node | None, facts: SuiteFacts) -> None:
     top = pairs(root)
     _top_level_keys(ctx, top)
     values = {key.text: (key, value) for key, value in top}
+    facts.suite_meta = suite_payload(plain(values["metadata"][1]) if "metadata" in values
+                                     else None,
+                                     plain(values["governance"][1]) if "governance" in values
+                                     else None)
     _name_and_version(ctx, values)
     if "input" in values:
         key, value = values["input"]
@@ -178,7 +190,7 @@ def _tests_path(ctx: Context, value: Scalar, facts: SuiteFacts) -> None:
         ctx.add("EY620", f"Unsupported file extension '{suffix}' for tests path '{name}'. "
                 f"Supported extensions: {', '.join(rules.TEST_FILE_EXTENSIONS)}",
                 ctx.span(value))
-    facts.refs.append(FileRef("tests", name, ctx.span(value), value.style, value.text))
+    facts.refs.append(SuiteRef("tests", name, ctx.span(value), value.style, value.text))
 
 
 def _tests_entry(ctx: Context, item: Scalar, facts: SuiteFacts) -> None:
@@ -188,7 +200,7 @@ def _tests_entry(ctx: Context, item: Scalar, facts: SuiteFacts) -> None:
         ctx.add("EY620", f"Unsupported file extension '{suffix}' for tests path "
                 f"'{item.value}'. Supported extensions: {', '.join(rules.TEST_FILE_EXTENSIONS)}",
                 ctx.span(item))
-    facts.refs.append(FileRef("tests-entry", name, ctx.span(item), item.style, item.text))
+    facts.refs.append(SuiteRef("tests-entry", name, ctx.span(item), item.style, item.text))
 
 
 def check_test(ctx: Context, test: Mapping, facts: SuiteFacts) -> None:
@@ -232,9 +244,11 @@ def check_test(ctx: Context, test: Mapping, facts: SuiteFacts) -> None:
                 "array of messages)\")", ctx.span(id_pair[0]) if id_pair else head)
     if "expected_output" in values:
         _expected_output(ctx, *values["expected_output"])
+    _effective(ctx, test, values, facts, test_id=test_id, id_pair=id_pair)
     for name in ("assertions", "assert", "evaluator"):
         if name in values:
             check_assertions(ctx, values[name][0], values[name][1], facts, where="the test")
+    facts.current = None
     if "rubrics" in values:
         key, value = values["rubrics"]
         if isinstance(value, Sequence):
@@ -247,6 +261,30 @@ def check_test(ctx: Context, test: Mapping, facts: SuiteFacts) -> None:
         also = " ('rubrics' alone does not count)" if "rubrics" in values else ""
         ctx.add("EY632", "agentv skips this test without a word: it has nothing to grade; give "
                 f"it 'criteria', 'expected_output', 'assertions' or 'turns'{also}", where)
+
+
+def _effective(ctx: Context, test: Mapping, values: dict[str, tuple[Scalar, Node]],
+               facts: SuiteFacts, *, test_id: str | None,
+               id_pair: tuple[Scalar, Node] | None) -> None:
+    """The test as its graders see it, for hover: effective metadata, input, criteria."""
+    own = values["metadata"][1] if "metadata" in values else None
+    case_meta = plain(own) if isinstance(own, Mapping) else None
+    metadata = merge(facts.suite_meta, case_meta) if facts.suite_meta else case_meta
+    facts.current = {
+        "id": test_id,
+        "input": plain(values["input"][1]) if "input" in values else None,
+        "expected_output": plain(values["expected_output"][1])
+        if "expected_output" in values else None,
+        "criteria": plain(values["criteria"][1]) if "criteria" in values else None,
+        "metadata": metadata,
+    }
+    if test_id is not None and id_pair is not None:
+        shown = pretty(metadata) if metadata else "{}"
+        inherited = " (the suite's `metadata` merged in)" if facts.suite_meta else ""
+        facts.cases.append(CaseSummary(
+            test_id, ctx.span(test), ctx.span(id_pair[1]), detail=(
+                f"AgentV test · effective metadata{inherited}, as graders and "
+                f"`{{{{ metadata }}}}` receive it:\n\n```json\n{shown}\n```")))
 
 
 def _expected_output(ctx: Context, key: Scalar, value: Node) -> None:
@@ -371,7 +409,7 @@ def check_assertion(ctx: Context, item: Mapping, facts: SuiteFacts, *,
                 if isinstance(type_node, Scalar) else ())
     elif kind not in rules.GRADER_KINDS:
         if isinstance(type_node, Scalar) and _ENV not in raw:
-            facts.refs.append(FileRef("type", kind, ctx.span(type_node), type_node.style,
+            facts.refs.append(SuiteRef("type", kind, ctx.span(type_node), type_node.style,
                                       type_node.text))
         return
     if composite_member and "name" not in values:
@@ -399,7 +437,9 @@ def check_assertion(ctx: Context, item: Mapping, facts: SuiteFacts, *,
     if "required" in values:
         _required(ctx, *values["required"])
     if "prompt" in values:
-        _prompt(ctx, values["prompt"][1], facts)
+        rubrics = values.get("rubrics") or values.get("criteria")
+        _prompt(ctx, values["prompt"][1], facts,
+                rubric_items(plain(rubrics[1])) if rubrics is not None else [])
     if kind in ("llm-grader", "rubrics", "rubric"):
         for name in ("rubrics", "criteria"):
             listed = values[name][1] if name in values else None
@@ -431,15 +471,18 @@ def _required(ctx: Context, key: Scalar, value: Node) -> None:
             "(exclusive) and 1 (inclusive).", ctx.at(key, value))
 
 
-def _prompt(ctx: Context, value: Node, facts: SuiteFacts) -> None:
+def _prompt(ctx: Context, value: Node, facts: SuiteFacts,
+            rubrics: list[PyValue] | None = None) -> None:
     text = text_of(value)
     if text is None or not isinstance(value, Scalar) or _ENV in text:
         return
     if text.startswith("file://"):
-        facts.refs.append(FileRef("prompt", text[len("file://"):], ctx.span(value), value.style,
-                                  value.text))
+        context = dict(facts.current or {})
+        context["rubrics"] = rubrics or []
+        facts.refs.append(SuiteRef("prompt", text[len("file://"):], ctx.span(value), value.style,
+                                   value.text, context))
     elif _BARE_PATH.match(text.strip()):
-        facts.refs.append(FileRef("bare-prompt", text.strip(), ctx.span(value), value.style,
+        facts.refs.append(SuiteRef("bare-prompt", text.strip(), ctx.span(value), value.style,
                                   value.text))
 
 
