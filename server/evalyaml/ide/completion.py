@@ -99,6 +99,8 @@ def bundle_names(workspace: Workspace, path: Path | None) -> list[str]:
 
 
 def complete(req: Request, ctx: Context) -> list[Completion]:
+    if req.kind.schema_file is None:
+        return []  # only its format's own offers (`format_offers`)
     if ctx.in_block_scalar:
         if req.kind is FileKind.JUDGE and ctx.path == ["template"]:
             return _template_variables(req, ctx)

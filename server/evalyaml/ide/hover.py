@@ -41,7 +41,7 @@ def hover(doc: Source, kind: Kind, pos: Position, *, workspace: Workspace,
         if tip is not None:
             return tip
         item = _item_detail(doc, pos, workspace=workspace)
-        if item is not None:
+        if item is not None or kind.schema_file is None:
             return item
     ctx = lookup.context(doc, pos)
     if ctx is None:
