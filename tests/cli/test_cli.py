@@ -380,9 +380,15 @@ def test_corpus_of_other_projects_checks_silently() -> None:
     """~300 eval files from other projects (promptfoo, AgentV, Apastra, openai/evals,
     lm-evaluation-harness, ...): none is ours, so nothing is reported, folder or file."""
     result = run("check", str(CORPUS), "--format", "json", cwd=REPO)
-    assert (result.code, result.out, result.err) == (0, "[]\n", "")
-    yaml_files = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".yaml", ".yml"))
-    assert len(yaml_files) >= 140
+    assert (result.code, result.err) == (0, "")
+    # AgentV's own corpus folders are the AgentV format's (tests/formats/agentv/test_corpus.py
+    # lists each finding there with the upstream rule that makes it true).
+    assert [f for f in json.loads(result.out)
+            if not f["path"].startswith((str(CORPUS / "agentv") + "/",
+                                         str(CORPUS / "agentv-head") + "/"))] == []
+    yaml_files = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".yaml", ".yml")
+                        and p.relative_to(CORPUS).parts[0] not in ("agentv", "agentv-head"))
+    assert len(yaml_files) >= 60
     result = run("check", *map(str, yaml_files), "--today", TODAY, cwd=REPO)
     assert (result.code, result.err) == (0, "")
     lines = result.out.splitlines()

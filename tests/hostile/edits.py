@@ -10,6 +10,9 @@ from hypothesis import strategies as st
 from tests.hostile.harness import EXAMPLES
 
 FILES = sorted(p.relative_to(EXAMPLES).as_posix() for p in EXAMPLES.rglob("*.yaml"))
+# Adopted files are edited too: an AgentV grader prompt (Markdown, checked as what the suite
+# naming it says it is).
+FILES += ["agentv/evals/prompts/support-grader.md"]
 
 FRAGMENTS = [
     "a", " ", "  ", "\n", "\n  ", "\n    ", "  - ", "- id: x\n", ":", ": ", "#", "# c\n", "'",

@@ -471,6 +471,13 @@ async def test_the_edited_examples(player: Player) -> None:
         Script("datasets/agent_tasks.yaml", [("batch", 3), ("delete", 10, 50),
                                              ("insert", 300, "😀"), ("paste", 0, 100, 60),
                                              ("full",), ("ask", "documentSymbol", 0)], False),
+        Script("agentv/evals/support.eval.yaml", [("insert", 180, "😀"), ("wait",),
+                                                  ("insert", 12, "\r\n  ouner: x"),
+                                                  ("ask", "hover", 200),
+                                                  ("ask", "documentLink", 0), ("undo",)], False),
+        Script("agentv/evals/prompts/support-grader.md", [
+            ("insert", 30, "{{ ouput }} 中文"), ("wait",), ("ask", "completion", 33),
+            ("delete", 0, 60), ("ask", "hover", 5)], False),
     ]
     for script in scripts:
         await player.play(script)

@@ -141,12 +141,14 @@ async def test_workspace_symbols(session: Session) -> None:
     assert names == ["rubric/factuality@1.1.0", "rubric/factuality@1.2.0"]
     result = await session.client.workspace_symbol_async(
         types.WorkspaceSymbolParams(query="refund"))
-    # Every format's items: the contract's cases and Padosoft's samples and calibration cases.
+    # Every format's items: the contract's cases, Padosoft's samples and calibration cases,
+    # AgentV's tests.
     assert sorted((s.name, s.container_name) for s in result or []) == [
         ("issue-refund", "padosoft/eval/golden/agent_tasks.yml"),
         ("issue_refund_within_window", "datasets/agent_tasks.yaml"),
         ("refund-correct", "padosoft/eval/calibration/judge-cases.v1.yaml"),
         ("refund-status", "padosoft/eval/golden/agent_tasks.yml"),
+        ("refund-window", "agentv/evals/support.eval.yaml"),
         ("refund-window", "padosoft/eval/golden/support_faq.yml"),
         ("refund-window-docs", "padosoft/eval/golden/retrieval.yml"),
         ("refund-wrong-window", "padosoft/eval/calibration/judge-cases.v1.yaml"),

@@ -117,6 +117,19 @@ class CaseSummary:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class FileRef:
+    """A file this one names by path, at `span`: `candidates` are absolute paths in the order the
+    format's tool searches them (the first that exists, inside the workspace roots, is the
+    file). With `kind`, the workspace *adopts* the file: it analyses it as that kind for as long
+    as something names it, whatever its suffix or shape (a grader prompt `.md`, a cases YAML
+    list); never guessed from the file's own shape."""
+
+    span: Span
+    candidates: tuple[str, ...]
+    kind: Kind | None = None
+
+
 @dataclass(slots=True)
 class FileAnalysis:
     path: str | None
@@ -129,3 +142,6 @@ class FileAnalysis:
     # a manifest's digest), keyed by the format's own names. Plain picklable values only: the
     # analysis comes back from worker processes.
     facts: dict[str, object] = field(default_factory=dict)
+    # Files this one names by path (a grader prompt, a cases file, a script): links and
+    # go-to-definition, and adoption of those named as a kind (see `FileRef`).
+    file_refs: list[FileRef] = field(default_factory=list)

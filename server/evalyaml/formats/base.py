@@ -15,7 +15,7 @@ format would have claimed but for a near miss gets one finding saying so (`near_
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
@@ -74,16 +74,59 @@ class KeyDoc:
 
 
 @dataclass(frozen=True, slots=True)
+class Cursor:
+    """Where the editor asks a format for completion or hover: one file's text and analysis
+    (the index's, which may be of a slightly older text), and the cursor in code points."""
+
+    path: str | None
+    kind: Kind
+    text: str
+    line: int
+    character: int
+    root: str | None  # the workspace root holding the file
+    analysis: FileAnalysis | None
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A completion a format offers: `new_text` replaces columns [start, end) of the cursor's
+    line. `kind` is "property", "value" or "variable"."""
+
+    label: str
+    new_text: str
+    start: int
+    end: int
+    kind: str = "value"
+    detail: str | None = None
+    doc: str | None = None  # Markdown
+
+
+@dataclass(frozen=True, slots=True)
+class Tip:
+    """A format's hover: Markdown over columns [start, end) of the cursor's line."""
+
+    markdown: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
 class FormatIde:
     """What the generic editor features need from a format, as data.
 
     Completion and hover of keys and enum values walk the kind's JSON Schema (`schema_file` on
     the kind); `extra_keys` adds keys a schema does not hold, per kind and JSON path of the
     mapping they belong in (items of a list are `"*"`): ("samples", "*", "metadata").
+
+    `offers` and `hover`, when set, answer first where the format knows better than a schema
+    (names found on disk, variables in a Markdown prompt, a rendered prompt): None means "not
+    here", and the generic features go on. `hover` reads other files only through `files`.
     """
 
     extra_keys: Mapping[tuple[str, tuple[str, ...]], tuple[KeyDoc, ...]] = field(
         default_factory=dict)
+    offers: Callable[[Cursor], list[Offer] | None] | None = None
+    hover: Callable[[Cursor, NamedFiles], Tip | None] | None = None
 
 
 class NamedFiles(Protocol):

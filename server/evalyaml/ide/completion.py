@@ -26,16 +26,16 @@ from pathlib import Path
 from typing import Any
 
 from evalyaml.analysis.judge import TEMPLATE_VARIABLES
-from evalyaml.analysis.kinds import FileKind, Kind
+from evalyaml.analysis.kinds import FileKind, FormatKind, Kind
 from evalyaml.analysis.schemas import CHECK_KINDS, check_schema
 from evalyaml.analysis.text import Position, Span
 from evalyaml.formats import format_of
-from evalyaml.formats.base import KeyDoc
+from evalyaml.formats.base import Cursor, KeyDoc
 from evalyaml.ide import schema_nav
 from evalyaml.ide.context import ITEM, Context, Reader
 from evalyaml.ide.describe import TEMPLATE_DOCS, describe_definition
 from evalyaml.ide.source import Source
-from evalyaml.workspace.index import Workspace
+from evalyaml.workspace.index import Workspace, normalize
 
 REFERENCE_KEYS = {"rubric_ref": FileKind.RUBRIC, "judge_prompt_ref": FileKind.JUDGE}
 
@@ -99,6 +99,8 @@ def bundle_names(workspace: Workspace, path: Path | None) -> list[str]:
 
 
 def complete(req: Request, ctx: Context) -> list[Completion]:
+    if req.kind.schema_file is None:
+        return []  # only its format's own offers (`format_offers`)
     if ctx.in_block_scalar:
         if req.kind is FileKind.JUDGE and ctx.path == ["template"]:
             return _template_variables(req, ctx)
@@ -108,6 +110,35 @@ def complete(req: Request, ctx: Context) -> list[Completion]:
     if ctx.in_value:
         return _values(req, ctx)
     return []
+
+
+def format_offers(req: Request, column: int) -> list[Completion] | None:
+    """What the file's format offers at the cursor (`FormatIde.offers`), before any YAML
+    context is read: None when the format has nothing to say there."""
+    offers = format_of(req.kind).ide.offers if isinstance(req.kind, FormatKind) else None
+    if offers is None:
+        return None
+    path = req.doc.path
+    analysis = req.workspace.analysis(normalize(path)) if path is not None else None
+    root = str(req.workspace.root_for(normalize(path)).path) if path is not None else None
+    found = offers(Cursor(str(path) if path is not None else None, req.kind, req.doc.text,
+                          req.line, column, root, analysis))
+    if found is None:
+        return None
+    return [Completion(
+        label=offer.label,
+        kind=_OFFER_KINDS.get(offer.kind, CompletionKind.VALUE),
+        span=_range(req, offer.start, offer.end),
+        new_text=offer.new_text,
+        sort_text=f"{index:03d}",
+        filter_text=offer.label,
+        detail=offer.detail,
+        documentation=offer.doc,
+    ) for index, offer in enumerate(found)]
+
+
+_OFFER_KINDS = {"property": CompletionKind.PROPERTY, "value": CompletionKind.VALUE,
+                "variable": CompletionKind.VARIABLE}
 
 
 def context_for(req: Request, column: int) -> Context | None:

@@ -12,11 +12,14 @@ from evalyaml.analysis.judge import TEMPLATE_VARIABLES
 from evalyaml.analysis.kinds import FileKind, FormatKind, Kind
 from evalyaml.analysis.schemas import check_schema
 from evalyaml.analysis.text import Position, Span
+from evalyaml.formats import format_of
+from evalyaml.formats.base import Cursor
 from evalyaml.ide import lookup, schema_nav
 from evalyaml.ide.context import ITEM, Context, PathPart
 from evalyaml.ide.describe import TEMPLATE_DOCS, describe_definition
 from evalyaml.ide.source import Source
 from evalyaml.workspace.index import Workspace, normalize
+from evalyaml.workspace.named import RecordingFiles
 from evalyaml.workspace.resolve import Status
 
 _VARIABLE = re.compile(r"\{\{\{?[#^/&]?\s*([A-Za-z_][\w.]*)\s*\}?\}\}")
@@ -34,8 +37,11 @@ class HoverInfo:
 def hover(doc: Source, kind: Kind, pos: Position, *, workspace: Workspace,
           today: date | None) -> HoverInfo | None:
     if isinstance(kind, FormatKind):
+        tip = _format_hover(doc, kind, pos, workspace=workspace)
+        if tip is not None:
+            return tip
         item = _item_detail(doc, pos, workspace=workspace)
-        if item is not None:
+        if item is not None or kind.schema_file is None:
             return item
     ctx = lookup.context(doc, pos)
     if ctx is None:
@@ -78,6 +84,24 @@ def hover(doc: Source, kind: Kind, pos: Position, *, workspace: Workspace,
         return _hover(f"{head}\n\n{schema_nav.description(node.schema)}{tail}", pos.line,
                       word.start(), word.end())
     return None
+
+
+def _format_hover(doc: Source, kind: FormatKind, pos: Position, *, workspace: Workspace
+                  ) -> HoverInfo | None:
+    """The format's own hover (`FormatIde.hover`), reading other files through the workspace
+    (open buffers first, never outside the roots)."""
+    answer = format_of(kind).ide.hover
+    if answer is None or doc.path is None:
+        return None
+    path = normalize(doc.path)
+    root = workspace.root_for(path).path
+    roots = [r.path for r in workspace.roots] or [root]
+    cursor = Cursor(str(path), kind, doc.text, pos.line, pos.character, str(root),
+                    workspace.analysis(path))
+    tip = answer(cursor, RecordingFiles(workspace, roots))
+    if tip is None:
+        return None
+    return _hover(tip.markdown, pos.line, tip.start, tip.end)
 
 
 def _item_detail(doc: Source, pos: Position, *, workspace: Workspace) -> HoverInfo | None:

@@ -8,11 +8,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalyaml.analysis.kinds import FileKind, Kind, is_plain_name
+from evalyaml.analysis.kinds import FileKind, FormatKind, Kind, is_plain_name
 from evalyaml.analysis.model import Definition, FileAnalysis, Reference
 from evalyaml.analysis.references import parse_reference
 from evalyaml.analysis.text import Position, Span
-from evalyaml.formats import claim
+from evalyaml.formats import claim, format_of
 from evalyaml.formats.base import Refusal
 from evalyaml.ide.context import Context, Reader
 from evalyaml.ide.source import Source
@@ -144,16 +144,24 @@ def relative(path: Path, root: Path | None) -> str:
 def file_kind(doc: Source, analysed: Kind | None) -> Kind | None:
     """The kind of the document being edited, even while it does not parse: the last
     analysis's, else the formats' claim on its text, else a contract shape's first line. Only a
-    kind with a schema has anything to complete."""
+    kind with a schema, or whose format answers itself (`FormatIde.offers`/`hover`), has
+    anything to complete."""
     if doc.path is not None and doc.path.suffix.lower() in (".json", ".jsonl"):
         return None  # the cursor context reads YAML indentation; JSON needs its own (not yet)
     found = analysed or _claimed_kind(doc)
     if found is not None:
-        return found if found.schema_file is not None else None
+        return found if found.schema_file is not None or _answers_itself(found) else None
     for pattern, kind in _SHAPE:
         if pattern.search(doc.text):
             return kind
     return None
+
+
+def _answers_itself(kind: Kind) -> bool:
+    if not isinstance(kind, FormatKind):
+        return False
+    ide = format_of(kind).ide
+    return ide.offers is not None or ide.hover is not None
 
 
 def _claimed_kind(doc: Source) -> Kind | None:

@@ -117,10 +117,12 @@ def _target(workspace: Workspace, doc: Source, analysis: FileAnalysis | None, po
 
 # ------------------------------------------------------------------------- definition, references
 def definition(workspace: Workspace, doc: Source, pos: Position) -> list[NavTarget]:
-    """Where the reference at the cursor resolves to (its definition's id)."""
+    """Where the reference at the cursor resolves to (its definition's id), or the file a path
+    at the cursor names (a `FileRef`: a grader prompt, a cases file, a custom assertion)."""
     found = _reference(workspace, doc, None, pos)
     if found is None or found.reference.id is None:
-        return []
+        named = _file_at(workspace, doc, pos)
+        return [NavTarget(named, Span.point(0, 0))] if named is not None else []
     resolution = workspace.resolve(found.reference)
     if resolution.path is None or resolution.definition is None:
         return []
@@ -142,8 +144,34 @@ def references(workspace: Workspace, doc: Source, analysis: FileAnalysis | None,
     return out
 
 
+def _file_at(workspace: Workspace, doc: Source, pos: Position) -> Path | None:
+    if doc.path is None:
+        return None
+    analysis = workspace.analysis(normalize(doc.path))
+    for ref in analysis.file_refs if analysis is not None else ():
+        if ref.span.contains(pos):
+            return workspace.named_file(ref.candidates, normalize(doc.path))
+    return None
+
+
+def file_links(workspace: Workspace, analysis: FileAnalysis | None) -> list[Link]:
+    """Each path the file names (`FileAnalysis.file_refs`) that leads to a file inside the
+    workspace roots, linked to that file."""
+    if analysis is None or analysis.path is None or not analysis.file_refs:
+        return []
+    near = normalize(analysis.path)
+    roots = [r.path for r in workspace.roots]
+    links: list[Link] = []
+    for ref in analysis.file_refs:
+        target = workspace.named_file(ref.candidates, near)
+        if target is not None:
+            links.append(Link(ref.span, target, 0, _label(target, roots)))
+    return links
+
+
 def document_links(workspace: Workspace, analysis: FileAnalysis | None) -> list[Link]:
-    """Each reference of the file that resolves, linked to its definition."""
+    """Each reference of the file that resolves, linked to its definition; each path it names,
+    linked to the file."""
     if analysis is None:
         return []
     links: list[Link] = []
@@ -155,6 +183,7 @@ def document_links(workspace: Workspace, analysis: FileAnalysis | None) -> list[
             continue
         links.append(Link(ref.span, resolution.path, resolution.definition.id_span.start.line,
                           resolution.definition.key))
+    links.extend(file_links(workspace, analysis))
     return links
 
 

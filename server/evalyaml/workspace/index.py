@@ -100,6 +100,14 @@ def _references(analysis: FileAnalysis | None) -> list[Reference]:
     return list(analysis.references) if analysis else []
 
 
+def _adoptions(analysis: FileAnalysis | None) -> list[tuple[tuple[str, ...], Kind]]:
+    """What a file adopts: its file references that name a kind (their spans left out, so an
+    edit that moves them adopts nothing anew)."""
+    if analysis is None:
+        return []
+    return [(ref.candidates, ref.kind) for ref in analysis.file_refs if ref.kind is not None]
+
+
 def sort_unique(found: Iterable[Finding]) -> list[Finding]:
     """Findings in file order (start, end, code, message), the first of equal ones kept.
 
@@ -176,6 +184,11 @@ class Workspace:
         self._observed: dict[Path, set[Path]] = {}
         self._readers: dict[Path, set[Path]] = {}
         self._read: dict[Path, set[Path]] = {}
+        # Adopted files (see `_adopt`): path -> (the kind its adopters name, the adopters);
+        # adopter -> what it adopted; candidate path -> adopters whose choice it may change.
+        self._adopted: dict[Path, tuple[Kind, set[Path]]] = {}
+        self._adoptions: dict[Path, set[Path]] = {}
+        self._candidates: dict[Path, set[Path]] = {}
         self.stats_cross_computed = 0  # how many files had their cross-file findings computed
 
     # ----------------------------------------------------------------- configuration
@@ -305,7 +318,10 @@ class Workspace:
                          if any(folder == extra or extra in folder.parents for extra in named)}
         return found, broken
 
-    def _forced_kind(self, key: Path) -> FileKind | None:
+    def _forced_kind(self, key: Path) -> Kind | None:
+        adopted = self._adopted.get(key)
+        if adopted is not None:
+            return adopted[0]
         return self._force_kind if key in self._forced else None
 
     def _job(self, key: Path) -> Job:
@@ -371,6 +387,7 @@ class Workspace:
                 self._files[key] = entry
                 self._index(key, entry)
             self._clear_caches()
+            self._adopt_all()
 
     # ----------------------------------------------------------------- updates
     def set_text(self, path: Path, text: str, cache: CaseCache | None = None) -> set[Path]:
@@ -411,7 +428,7 @@ class Workspace:
                 return set()
             if not self._wanted(key):
                 return self._replace(key, None) if current is not None else \
-                    self._reread(key)
+                    self._reread(key) | self._readopt(self._candidates.get(key, set()))
         entry = self._load(key) if key.exists() or key.is_symlink() else None
         with self._lock:
             current = self._files.get(key)
@@ -419,7 +436,7 @@ class Workspace:
                 return set()
             if entry is None:
                 return self._replace(key, None) if current is not None else self._reread(key)
-            return self._replace(key, entry)
+            return self._replace(key, entry) | self._readopt(self._candidates.get(key, set()))
 
     def _reread(self, key: Path) -> set[Path]:
         """A file the index does not hold changed on disk: only its readers may care."""
@@ -464,6 +481,9 @@ class Workspace:
             return self._replace(key, None)
 
     def _wanted(self, key: Path) -> bool:
+        return key in self._adopted or self._discoverable(key)
+
+    def _discoverable(self, key: Path) -> bool:
         if key in self._explicit or key in self._forced:
             return True
         for start in [*self._include, *(r.path for r in self._roots)]:
@@ -487,6 +507,7 @@ class Workspace:
         if entry is not None:
             self._files[key] = entry
             self._index(key, entry)
+        adoption_changed = self._adoption_changed(key, old_analysis, new_analysis)
 
         direct = {key}  # files whose own references may resolve differently now
         result = {key}
@@ -507,7 +528,119 @@ class Workspace:
         elif refs_changed:
             result |= self._observers.get(key, set())
         self._invalidate(result)
+        if adoption_changed:
+            result |= self._settle(self._release(key) | self._adopt(key, new_analysis))
         return result
+
+    # ----------------------------------------------------------------- adopted files
+    # A file another file names as a kind of its format (a `FileRef` with a kind: a grader
+    # prompt, an external cases file) is analysed as that kind, whatever its suffix or shape,
+    # for as long as some indexed file names it; then it goes back to what discovery makes of it.
+    @staticmethod
+    def _adoption_changed(key: Path, old: FileAnalysis | None, new: FileAnalysis | None) -> bool:
+        return _adoptions(old) != _adoptions(new)
+
+    def _adopt_all(self) -> None:
+        """After a cold index: every file's adoptions afresh."""
+        self._adopted.clear()
+        self._adoptions.clear()
+        self._candidates.clear()
+        pending: set[Path] = set()
+        for key, entry in list(self._files.items()):
+            if entry.analysis is not None and entry.analysis.file_refs:
+                pending |= self._adopt(key, entry.analysis)
+        self._settle(pending)
+
+    def _adopt(self, adopter: Path, analysis: FileAnalysis | None) -> set[Path]:
+        """Record what `adopter` names: of each search path, the first candidate inside the
+        roots that exists (an open buffer or a file). Returns the adopted paths to (re)load."""
+        chosen: set[Path] = set()
+        for candidates, kind in _adoptions(analysis):
+            for raw in candidates:
+                self._candidates.setdefault(normalize(raw), set()).add(adopter)
+            found = self._first_existing(candidates, adopter)
+            if found is not None and found != adopter and found not in chosen:
+                chosen.add(found)
+                known = self._adopted.get(found)
+                if known is None:
+                    self._adopted[found] = (kind, {adopter})
+                else:
+                    known[1].add(adopter)
+        self._adoptions[adopter] = chosen
+        return {path for path in chosen if self._needs_load(path)}
+
+    def _first_existing(self, candidates: Iterable[str], near: Path) -> Path | None:
+        """The first candidate inside the workspace roots that is an open buffer or a file."""
+        roots = [os.path.realpath(r.path) for r in self._roots] or \
+            [os.path.realpath(self.root_for(near).path)]
+        for raw in candidates:
+            candidate = normalize(raw)
+            real = os.path.realpath(candidate)
+            if not any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in roots):
+                continue
+            current = self._files.get(candidate)
+            if (current is not None and current.text is not None) or candidate.is_file():
+                return candidate
+        return None
+
+    def named_file(self, candidates: Iterable[str], near: Path) -> Path | None:
+        """Where a `FileRef` leads (for links and go-to-definition), or None."""
+        with self._lock:
+            return self._first_existing(candidates, normalize(near))
+
+    def _needs_load(self, path: Path) -> bool:
+        entry = self._files.get(path)
+        adopted = self._adopted.get(path)
+        return adopted is not None and (entry is None or entry.analysis is None
+                                        or entry.analysis.kind is not adopted[0])
+
+    def _release(self, adopter: Path) -> set[Path]:
+        """Forget what `adopter` adopted; returns the files nobody adopts any more."""
+        orphans: set[Path] = set()
+        for path in self._adoptions.pop(adopter, set()):
+            known = self._adopted.get(path)
+            if known is None:
+                continue
+            known[1].discard(adopter)
+            if not known[1]:
+                del self._adopted[path]
+                orphans.add(path)
+        for watchers in self._candidates.values():
+            watchers.discard(adopter)
+        return orphans
+
+    def _readopt(self, adopters: Iterable[Path]) -> set[Path]:
+        """A candidate appeared or vanished: the adopters that watch it choose again."""
+        touched: set[Path] = set()
+        for adopter in list(adopters):
+            entry = self._files.get(adopter)
+            analysis = entry.analysis if entry else None
+            touched |= self._settle(self._release(adopter) | self._adopt(adopter, analysis))
+        return touched
+
+    def _settle(self, paths: Iterable[Path]) -> set[Path]:
+        """Load each adopted path as its kind; give orphans back to discovery (or drop them)."""
+        touched: set[Path] = set()
+        for path in sorted(paths):
+            current = self._files.get(path)
+            if path in self._adopted:
+                if not self._needs_load(path):
+                    continue
+                if current is not None and current.text is not None:
+                    entry = self._analyse_text(path, current.text, None)
+                else:
+                    entry = self._load(path)
+            elif current is None:
+                continue
+            elif current.text is not None:
+                entry = self._analyse_text(path, current.text, None)
+            elif self._discoverable(path) and path.exists():
+                entry = self._load(path)
+            else:
+                touched |= self._replace(path, None)
+                continue
+            touched |= self._replace(path, entry)
+        return touched
 
     def _suggestion_neighbours(self, appeared: Key) -> set[Path]:
         """Files with an unresolved reference whose did-you-mean may involve `appeared`."""
@@ -592,7 +725,11 @@ class Workspace:
     def included_files(self) -> list[Path]:
         """The files found through `include_paths` (what the user asked to check), sorted."""
         with self._lock:
-            return sorted(p for p in self._files if p in self._forced or p in self._explicit)
+            asked = {p for p in self._files if p in self._forced or p in self._explicit}
+            # A file adopted by one the user asked for is checked with it (a grader prompt).
+            asked |= {p for p, (_, adopters) in self._adopted.items()
+                      if p in self._files and adopters & asked}
+            return sorted(asked)
 
     def problem(self, path: Path) -> Finding | None:
         """Why a file (or folder) could not be read (EY311), if it could not."""

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evalyaml.analysis.dataset import CaseMapper
-from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.kinds import Kind
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.parse import decode
@@ -39,7 +39,7 @@ class Job:
     path: Path
     options: Options
     explicit: bool = False
-    forced_kind: FileKind | None = None
+    forced_kind: Kind | None = None
 
 
 @dataclass(slots=True)

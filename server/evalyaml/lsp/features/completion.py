@@ -42,6 +42,13 @@ def context_for(req: Request, character: int) -> Context | None:
     return ide.context_for(req.core, column)
 
 
+def format_complete(req: Request, character: int) -> list[types.CompletionItem] | None:
+    """The format's own offers at the cursor (`FormatIde.offers`), or None."""
+    column = req.mapper.core_position(types.Position(req.line, character)).character
+    found = ide.format_offers(req.core, column)
+    return None if found is None else [item(req, offer) for offer in found]
+
+
 def complete(req: Request, ctx: Context) -> list[types.CompletionItem]:
     return [item(req, found) for found in ide.complete(req.core, ctx)]
 

@@ -58,6 +58,9 @@ def _complete(ls: EvalServer, doc: Document, position: types.Position) -> types.
         retrigger="code" in ls.client_name.lower(),
         bundles=lambda: bundle_names(workspace, doc.path),
         markdown=True)
+    offered = completion.format_complete(req, position.character)
+    if offered is not None:
+        return types.CompletionList(is_incomplete=False, items=offered)
     ctx = completion.context_for(req, position.character)
     if ctx is None:
         return empty

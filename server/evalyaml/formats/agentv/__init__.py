@@ -1,0 +1,224 @@
+"""AgentV eval suites (seed 004: PR #1342 = e43a4d46, published as npm `agentv` 4.x).
+
+The contract is `agentv validate` (`validation/eval-validator.ts`) and the loader
+(`yaml-parser.ts`, `loaders/grader-parser.ts`), read at the seed's commit; where they disagree
+the loader wins (it is what runs). Rules live in `suite` (suite and test keys, messages,
+assertions, conversation mode, workspace), `rubrics`, `prompt` (grader prompt files) and
+`jsregex` (JavaScript regular expressions); recognition in `detect`; the lists in `rules`.
+
+Other files: grader prompts (`prompt: file://x.md`) and external cases files (`tests: x.yaml`,
+`- file://x.jsonl`) are *adopted*: this file's analysis lists them (`FileAnalysis.file_refs`, with
+AgentV's search roots as candidates) and the workspace analyses each as that kind. Whether they
+exist, and whether an unknown assertion type is a custom one in an ancestor
+`.agentv/assertions/`, is the cross check's (it reads through `NamedFiles`, confined to the
+workspace roots). No AgentV code runs and no `.ts` file is read.
+
+5.x (the unpublished July 2026 rewrite, `providers:`/`prompts:` suites) is recognised and left
+alone with one information note: its rules are not 4.x's.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path, PurePath
+
+from evalyaml.analysis.dataset import CaseCache, CaseMapper
+from evalyaml.analysis.findings import Finding, FindingSink, Fix, TextEdit
+from evalyaml.analysis.kinds import Kind
+from evalyaml.analysis.model import FileAnalysis, FileRef
+from evalyaml.analysis.options import Options
+from evalyaml.analysis.parse import ParsedText, parse_text
+from evalyaml.analysis.suggest import rank
+from evalyaml.analysis.text import LineIndex
+from evalyaml.analysis.yamltree import Mapping, Sequence
+from evalyaml.formats.agentv import detect, rules
+from evalyaml.formats.agentv.common import Context, pairs
+from evalyaml.formats.agentv.ide import IDE
+from evalyaml.formats.agentv.kinds import CASES, CONFIG, PROMPT, SUITE
+from evalyaml.formats.agentv.paths import prompt_candidates
+from evalyaml.formats.agentv.prompt import check_prompt
+from evalyaml.formats.agentv.suite import (
+    SuiteFacts,
+    SuiteRef,
+    check_suite,
+    check_test,
+    check_tests,
+)
+from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
+from evalyaml.syntax.jsonl import parse_jsonl
+
+__all__ = ["CASES", "CONFIG", "FORMAT", "PROMPT", "SUITE", "AgentvFormat"]
+
+_REFS = "agentv.refs"
+
+
+class AgentvFormat:
+    name = "agentv"
+    title = "AgentV"
+    kinds: tuple[Kind, ...] = (SUITE, PROMPT, CASES, CONFIG)
+    suffixes = (".yaml", ".yml")
+    ide: FormatIde = IDE
+
+    def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
+        return detect.claim(text, path)
+
+    def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
+        return None
+
+    def analyze(self, text: str, path: str | None, kind: Kind | None, options: Options, *,
+                forced: bool = False, cache: CaseCache | None = None,
+                mapper: CaseMapper | None = None) -> FileAnalysis:
+        if kind not in self.kinds:
+            claimed = detect.claim(text, path)
+            kind = claimed.kind if isinstance(claimed, Claim) else SUITE
+        sink = FindingSink(strict=options.strict)
+        result = FileAnalysis(path, kind)
+        if kind is PROMPT:
+            check_prompt(text, sink)
+        elif kind is CASES and path is not None and path.lower().endswith(".jsonl"):
+            _cases_jsonl(text, sink, result)
+        else:
+            parsed = parse_text(text, sink)
+            if parsed.ok and kind is not CONFIG:
+                root = parsed.documents[0] if parsed.documents else None
+                facts = SuiteFacts()
+                ctx = Context(parsed, sink)
+                if kind is CASES:
+                    if isinstance(root, Sequence):
+                        check_tests(ctx, root.items, facts)
+                elif _five_x(root):
+                    sink.add("EY633", "an AgentV 5.x suite (providers/prompts): evalyaml checks "
+                             "the 4.x format (npm agentv 4.x) and leaves this file unchecked",
+                             ctx.span(_five_x_key(root)))
+                else:
+                    check_suite(ctx, root, facts)
+                _record(result, facts, path, options)
+        result.findings = list(dict.fromkeys(sink.findings))
+        return result
+
+    def cross_check(self, path: Path, analysis: FileAnalysis, files: NamedFiles,
+                    options: Options) -> Iterable[Finding]:
+        refs = analysis.facts.get(_REFS)
+        if not isinstance(refs, list) or not refs:
+            return ()
+        sink = FindingSink(strict=options.strict)
+        roots = _search_roots(path, files)
+        for ref in refs:
+            if isinstance(ref, SuiteRef):
+                _check_ref(ref, path, roots, files, sink)
+        return sink.findings
+
+
+def _five_x(root: object) -> bool:
+    return isinstance(root, Mapping) and any(k.text in rules.FIVE_X_KEYS for k, _ in pairs(root))
+
+
+def _five_x_key(root: object) -> Mapping:
+    assert isinstance(root, Mapping)
+    return next(k for k, _ in pairs(root) if k.text in rules.FIVE_X_KEYS)  # type: ignore[return-value]
+
+
+def _cases_jsonl(text: str, sink: FindingSink, result: FileAnalysis) -> None:
+    doc = parse_jsonl(text, sink)
+    parsed = ParsedText(text, doc.lines, [], ok=True)
+    facts = SuiteFacts()
+    for row in doc.rows:
+        if isinstance(row.root, Mapping):
+            check_test(Context(parsed, sink, row.start_offset), row.root, facts)
+    result.facts[_REFS] = facts.refs
+    result.cases = facts.cases
+
+
+def _record(result: FileAnalysis, facts: SuiteFacts, path: str | None, options: Options) -> None:
+    result.facts[_REFS] = facts.refs
+    result.cases = facts.cases
+    if path is None:
+        return
+    folder = PurePath(path).parent
+    for ref in facts.refs:
+        if ref.role in ("prompt", "bare-prompt"):
+            # A bare path is not adopted (AgentV sends it as text); it links, for the fix.
+            result.file_refs.append(FileRef(ref.span, prompt_candidates(
+                folder, ref.name, options.root), PROMPT if ref.role == "prompt" else None))
+        elif ref.role in ("tests", "tests-entry"):
+            adopt = PurePath(ref.name).suffix.lower() in rules.TEST_FILE_EXTENSIONS
+            result.file_refs.append(FileRef(ref.span, (os.path.normpath(folder / ref.name),),
+                                            CASES if adopt else None))
+        elif ref.role == "type":
+            # A custom assertion links to its script; the script is never read or run.
+            result.file_refs.append(FileRef(ref.span, tuple(
+                os.path.normpath(PurePath(base) / ".agentv" / "assertions" / (ref.name + ext))
+                for base in prompt_candidates(folder, ".", options.root)
+                for ext in rules.ASSERTION_SCRIPT_EXTENSIONS)))
+
+
+def _search_roots(path: Path, files: NamedFiles) -> list[Path]:
+    """The suite's folder and each ancestor still inside the workspace roots."""
+    roots: list[Path] = []
+    current = path.parent
+    while files.resolve(current, ".") is not None:
+        roots.append(current)
+        if current.parent == current:
+            break
+        current = current.parent
+    return roots or [path.parent]
+
+
+def _check_ref(ref: SuiteRef, path: Path, roots: list[Path], files: NamedFiles,
+               sink: FindingSink) -> None:
+    if ref.role == "type":
+        _custom_type(ref, roots, files, sink)
+        return
+    if ref.role in ("prompt", "bare-prompt"):
+        found = _first_existing(ref.name, roots, files)
+        if ref.role == "prompt" and found is None:
+            sink.add("EY621", f"grader prompt file not found: '{ref.name}' (searched from the "
+                     "suite's folder up to the workspace root); the grader cannot load it",
+                     ref.span)
+        elif ref.role == "bare-prompt" and found is not None:
+            new = "file://" + ref.name
+            text = f'"{new}"' if ref.quote == '"' else f"'{new}'" if ref.quote == "'" else new
+            sink.add("EY622", f"'{ref.name}' is sent to the grader as inline text, not read as "
+                     f"a file: write '{new}' to use the prompt file", ref.span,
+                     fixes=(Fix("Add 'file://'", (TextEdit(ref.span, text),), preferred=True),))
+        return
+    target = files.resolve(path.parent, ref.name)
+    if target is None:
+        sink.add("EY621", f"'{ref.name}' leads outside the workspace: evalyaml does not follow "
+                 "it", ref.span)
+        return
+    if files.exists(target) or target.is_dir():
+        return
+    sink.add("EY621", f"cases file not found: '{ref.name}' (relative to the suite's folder); "
+             "agentv cannot load the tests", ref.span)
+
+
+def _first_existing(name: str, roots: list[Path], files: NamedFiles) -> Path | None:
+    trimmed = name.lstrip("/\\") or name
+    for root in roots:
+        target = files.resolve(root, trimmed)
+        if target is not None and files.exists(target):
+            return target
+    return None
+
+
+def _custom_type(ref: SuiteRef, roots: list[Path], files: NamedFiles, sink: FindingSink) -> None:
+    for root in roots:
+        for ext in rules.ASSERTION_SCRIPT_EXTENSIONS:
+            target = files.resolve(root, f".agentv/assertions/{ref.name}{ext}")
+            if target is not None and files.exists(target):
+                return
+    ranked = rank(ref.name, rules.GRADER_KINDS)
+    hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
+    sink.add("EY613", f"Unknown assertion type '{ref.raw}': no grader kind and no custom "
+             f"assertion .agentv/assertions/{ref.name}.ts (or .js) above the suite{hint}",
+             ref.span, fixes=tuple(Fix(f"Replace with '{r}'", (TextEdit(ref.span, r),),
+                                       preferred=i == 0) for i, r in enumerate(ranked[:3])))
+
+
+def line_index(text: str) -> LineIndex:
+    return LineIndex(text)
+
+
+FORMAT = AgentvFormat()

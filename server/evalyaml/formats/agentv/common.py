@@ -1,0 +1,90 @@
+"""What every AgentV rule shares: one file's parse and sink, spans, and the JSON-path words
+`agentv validate` uses, so a message can quote where upstream would have said it."""
+
+from __future__ import annotations
+
+import json
+
+from evalyaml.analysis.findings import FindingSink, Fix, TextEdit
+from evalyaml.analysis.parse import ParsedText
+from evalyaml.analysis.text import Span
+from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+
+
+class Context:
+    __slots__ = ("base", "parsed", "sink")
+
+    def __init__(self, parsed: ParsedText, sink: FindingSink, base: int = 0) -> None:
+        self.parsed = parsed
+        self.sink = sink
+        self.base = base  # where the tree's text starts in the file (a JSONL row)
+
+    def span(self, node: Node) -> Span:
+        return self.parsed.lines.span(self.base + node.start, self.base + node.end)
+
+    def point(self, node: Node) -> Span:
+        start = self.parsed.lines.position(self.base + node.start)
+        return Span(start, start)
+
+    def at(self, key: Node, value: Node | None) -> Span:
+        """The value, or its key when the value has no text of its own (`input:` alone)."""
+        if value is None or (isinstance(value, Scalar) and not value.text and value.is_plain):
+            return self.span(key)
+        if isinstance(value, (Mapping, Sequence)):
+            return self.span(key)
+        return self.span(value)
+
+    def add(self, code: str, message: str, span: Span, *, fixes: tuple[Fix, ...] = ()) -> None:
+        self.sink.add(code, message, span, fixes=fixes)
+
+    def rename_fix(self, key: Scalar, name: str) -> Fix:
+        return Fix(f"Rename to '{name}'", (TextEdit(self.span(key), quoted_like(key, name)),),
+                   preferred=True)
+
+
+def quoted_like(node: Scalar, text: str) -> str:
+    if node.style == '"':
+        return json.dumps(text, ensure_ascii=False)
+    if node.style == "'":
+        return "'" + text.replace("'", "''") + "'"
+    return text
+
+
+def scalar_value(node: Node | None) -> object:
+    """A scalar's value under YAML 1.2 (what AgentV's `yaml` package reads); a marker for the
+    collections, which callers test with isinstance on the node."""
+    if isinstance(node, Scalar):
+        return node.value
+    return node
+
+
+def is_string(node: Node | None) -> bool:
+    return isinstance(node, Scalar) and isinstance(node.value, str)
+
+
+def text_of(node: Node | None) -> str | None:
+    if isinstance(node, Scalar):
+        value = node.value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def is_null(node: Node | None) -> bool:
+    return isinstance(node, Scalar) and node.value is None
+
+
+def pairs(mapping: Mapping) -> list[tuple[Scalar, Node]]:
+    """A mapping's pairs with scalar keys, merge keys resolved the way YAML does (first wins)."""
+    out: list[tuple[Scalar, Node]] = []
+    seen: set[str] = set()
+    for key, value in mapping.pairs:
+        if isinstance(key, Scalar) and key.tag != "tag:yaml.org,2002:merge" and \
+                key.text not in seen:
+            seen.add(key.text)
+            out.append((key, value))
+    for merged in mapping.merged():
+        for key, value in pairs(merged):
+            if key.text not in seen:
+                seen.add(key.text)
+                out.append((key, value))
+    return out

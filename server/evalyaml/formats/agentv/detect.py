@@ -1,0 +1,46 @@
+"""Recognition as AgentV's `validation/file-type.ts` does it, plus what `agentv eval` runs but
+`agentv validate` skips: bare `EVAL.yaml` / `eval.yaml` suites.
+
+A YAML array root is a cases file to AgentV; here it is one only when a suite names it (the
+workspace adopts it), because arrays are everybody's shape.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePath
+
+from evalyaml.formats.agentv.kinds import CONFIG, SUITE
+from evalyaml.formats.base import Claim, Tier
+
+_SCHEMA = re.compile(
+    r"""^\$schema[ \t]*:[ \t]*["']?(?P<id>[A-Za-z0-9._:/-]+)["']?[ \t]*(?:#.*)?$""",
+    re.MULTILINE)
+_SUITE_IDS = frozenset({"agentv-eval-v2"})
+_CONFIG_IDS = frozenset({"agentv-targets-v2.2", "agentv-config-v2"})
+_TESTS_KEY = re.compile(r"^(?:tests|eval_cases|evalcases)[ \t]*:", re.MULTILINE)
+_SUITE_NAME = re.compile(r"(?:^|\.)eval\.ya?ml$", re.IGNORECASE)
+
+
+def claim(text: str, path: str | None) -> Claim | None:
+    match = _SCHEMA.search(text[:4096])
+    if match:
+        ident = match.group("id")
+        if ident in _SUITE_IDS:
+            return Claim(SUITE, Tier.DIRECTIVE, f"$schema is {ident}")
+        if ident in _CONFIG_IDS:
+            return Claim(CONFIG, Tier.DIRECTIVE, f"$schema is {ident}")
+    if path is None:
+        return None
+    pure = PurePath(path)
+    name = pure.name
+    if pure.parent.name == ".agentv" and name.lower() in (
+            "config.yaml", "config.yml", "targets.yaml", "targets.yml"):
+        return Claim(CONFIG, Tier.PATH, "AgentV reads .agentv/config.yaml and targets.yaml")
+    if _SUITE_NAME.search(name):
+        # A bare `eval.yaml` is also Hugging Face's inspect task card: only with `tests:`.
+        if name.lower() in ("eval.yaml", "eval.yml") and name[0] == "e" and \
+                not _TESTS_KEY.search(text):
+            return None
+        return Claim(SUITE, Tier.PATH, "AgentV runs *.eval.yaml, EVAL.yaml and eval.yaml")
+    return None

@@ -1,0 +1,214 @@
+"""Editor answers only AgentV can give: completion of grader types (custom assertions found in
+ancestor `.agentv/assertions/` included), test and suite keys, roles, and grader variables in a
+prompt file; hover on a `file://` prompt showing the prompt that test's grader will receive.
+
+Lines are read as text (a half-typed line does not parse). Custom assertion types are the stems
+of script files listed in `.agentv/assertions/` folders from the suite's folder up to the
+workspace root: the folders are listed, the scripts are never read, imported or run.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from evalyaml.formats.agentv import rules
+from evalyaml.formats.agentv.kinds import CASES, PROMPT, SUITE
+from evalyaml.formats.agentv.meta import grader_values, render
+from evalyaml.formats.agentv.paths import prompt_candidates
+from evalyaml.formats.base import Cursor, FormatIde, NamedFiles, Offer, Tip
+
+_TYPE = re.compile(r"^\s*(?:-\s+)?type\s*:\s*[\"']?(?P<word>[A-Za-z0-9_-]*)$")
+_ROLE = re.compile(r"^\s*(?:-\s+)?role\s*:\s*[\"']?(?P<word>[A-Za-z]*)$")
+_KEY = re.compile(r"^(?P<indent>\s*)(?P<dash>-\s+)?(?P<word>[A-Za-z_$]*)$")
+_LINE_KEY = re.compile(r"^(?P<indent>\s*)(?P<dash>-\s+)?(?P<key>[A-Za-z_$][\w$-]*)\s*:")
+_OPEN = re.compile(r"\{\{\s*(?P<word>[A-Za-z0-9_]*)$")
+_TESTS = ("tests", "eval_cases", "evalcases")
+_KEY_DOCS = {
+    "id": "The test's id: results, baselines and `depends_on` name it.",
+    "input": "What the agent receives: a string, a mapping (one user message with JSON "
+             "content) or a list of messages.",
+    "criteria": "What a good answer does; the default grader judges against it.",
+    "expected_output": "The reference answer: a string, a mapping or messages.",
+    "assertions": "Graders: `type:` items or strings (collected into one rubric grader).",
+    "rubrics": "Checklist items for an llm-grader (`outcome:`; `criteria:` is not read here).",
+    "metadata": "Merged over the suite's metadata: arrays concatenated, maps merged.",
+    "mode": "`conversation` for multi-turn tests with `turns`.",
+    "turns": "The turns of a conversation (needs `mode: conversation`).",
+    "vars": "Values for `{{name}}` in this test's input, criteria and expected output.",
+}
+
+
+def offers(cursor: Cursor) -> list[Offer] | None:
+    lines = cursor.text.splitlines()
+    line = lines[cursor.line] if cursor.line < len(lines) else ""
+    before = line[:cursor.character]
+    if cursor.kind is PROMPT:
+        return _variables(line, before, cursor.character)
+    if cursor.kind not in (SUITE, CASES):
+        return None
+    match = _TYPE.match(before)
+    if match:
+        return _types(cursor, match.start("word"), _word_end(line, cursor.character))
+    match = _ROLE.match(before)
+    if match:
+        start = match.start("word")
+        return [Offer(role, role, start, _word_end(line, cursor.character), "value",
+                      "message role") for role in rules.ROLES]
+    match = _KEY.match(before)
+    if match:
+        return _keys(cursor, lines, match)
+    return None
+
+
+def _word_end(line: str, column: int) -> int:
+    end = column
+    while end < len(line) and (line[end].isalnum() or line[end] in "_-"):
+        end += 1
+    return end
+
+
+def _variables(line: str, before: str, column: int) -> list[Offer] | None:
+    match = _OPEN.search(before)
+    if match is None:
+        return None
+    end = _word_end(line, column)
+    closes = line[end:].lstrip(" ").startswith("}}")
+    spaced = before[match.start() + 2:match.start("word")].startswith(" ")
+    tail = "" if closes else (" }}" if spaced else "}}")
+    return [Offer(name, name + tail, match.start("word"), end, "variable", "grader variable",
+                  rules.VARIABLE_DOCS[name]) for name in rules.TEMPLATE_VARIABLES]
+
+
+def custom_types(path: str | None, root: str | None) -> list[str]:
+    """Stems of the scripts in `.agentv/assertions/` from the file's folder up to the root."""
+    if path is None:
+        return []
+    names: dict[str, None] = {}
+    folder = Path(path).parent
+    boundary = Path(root) if root else None
+    while True:
+        try:
+            with os.scandir(folder / ".agentv" / "assertions") as entries:
+                for entry in entries:
+                    stem, ext = os.path.splitext(entry.name)
+                    if ext.lower() in rules.ASSERTION_SCRIPT_EXTENSIONS and entry.is_file():
+                        names.setdefault(stem, None)
+        except OSError:
+            pass
+        if boundary is None or folder in (boundary, folder.parent) or \
+                boundary not in folder.parents:
+            break
+        folder = folder.parent
+    return sorted(names)
+
+
+def _types(cursor: Cursor, start: int, end: int) -> list[Offer]:
+    found = [Offer(kind, kind, start, end, "value", "grader") for kind in rules.GRADER_KINDS]
+    found += [Offer(name, name, start, end, "value", "custom assertion (.agentv/assertions)")
+              for name in custom_types(cursor.path, cursor.root)
+              if name not in rules.GRADER_KINDS]
+    return found
+
+
+def _keys(cursor: Cursor, lines: list[str], match: re.Match[str]) -> list[Offer] | None:
+    indent = len(match.group("indent"))
+    column = indent + (len(match.group("dash")) if match.group("dash") else 0)
+    start = match.start("word")
+    end = _word_end(lines[cursor.line], cursor.character)
+    where = _owner(lines, cursor.line, indent, column, bool(match.group("dash")))
+    if cursor.kind is CASES and where == "top-item":
+        where = "test"
+    names: tuple[str, ...]
+    if where == "test":
+        names, docs = rules.TEST_KEYS, _KEY_DOCS
+    elif where == "top" and cursor.kind is SUITE:
+        names, docs = rules.TOP_LEVEL_KEYS, {}
+    else:
+        return None
+    present = _siblings(lines, cursor.line, column)
+    return [Offer(name, f"{name}: ", start, end, "property", "AgentV key", docs.get(name))
+            for name in names if name not in present]
+
+
+def _owner(lines: list[str], line: int, indent: int, column: int, dashed: bool) -> str | None:
+    """Whose key the cursor types: "top" (the suite), "test" (an item of `tests:`), or
+    "top-item" (an item of a root list: a cases file)."""
+    if column == 0:
+        return "top"
+    item_dash = indent if dashed else column - 2
+    for above in range(line - (0 if dashed else 1), -1, -1):
+        text = lines[above]
+        found = _LINE_KEY.match(text) or re.match(r"^(\s*)(-\s+)", text)
+        if not text.strip() or text.lstrip().startswith("#") or found is None:
+            continue
+        lead = len(text) - len(text.lstrip(" "))
+        if above != line and lead < item_dash:
+            key = _LINE_KEY.match(text)
+            return "test" if key is not None and key.group("key") in _TESTS and \
+                not key.group("dash") else None
+        if above != line and lead == item_dash and text.lstrip().startswith("- ") and \
+                item_dash == 0:
+            return "top-item"
+    return "top-item" if item_dash == 0 else None
+
+
+def _siblings(lines: list[str], line: int, column: int) -> set[str]:
+    """Keys already written at `column` in the same mapping (to leave them out)."""
+    present: set[str] = set()
+    for step in (-1, 1):
+        index = line + step
+        while 0 <= index < len(lines):
+            text = lines[index]
+            if not text.strip() or text.lstrip().startswith("#"):
+                index += step
+                continue
+            key = _LINE_KEY.match(text)
+            lead = len(text) - len(text.lstrip(" "))
+            start = lead + (len(key.group("dash")) if key and key.group("dash") else 0)
+            if key is not None and start == column:
+                present.add(key.group("key"))
+                if key.group("dash"):
+                    break
+            elif lead < column:
+                break
+            index += step
+    return present
+
+
+def hover(cursor: Cursor, files: NamedFiles) -> Tip | None:
+    """On a `file://` prompt: the prompt that test's grader receives, rendered."""
+    if cursor.kind not in (SUITE, CASES) or cursor.analysis is None or cursor.path is None:
+        return None
+    refs = cursor.analysis.facts.get("agentv.refs")
+    for ref in refs if isinstance(refs, list) else ():
+        span = ref.span
+        if ref.role != "prompt" or span.start.line != cursor.line or \
+                not span.start.character <= cursor.character <= span.end.character:
+            continue
+        text = None
+        for candidate in _candidates(cursor, ref.name):
+            target = files.resolve(Path(candidate).parent, Path(candidate).name)
+            if target is not None and files.exists(target):
+                text = files.read_text(target)
+                break
+        if text is None:
+            return Tip(f"**{ref.name}** · grader prompt\n\nNot found from the suite's folder up "
+                       "to the workspace root.", span.start.character, span.end.character)
+        context = ref.context or {}
+        who = f" for test `{context['id']}`" if context.get("id") else ""
+        rendered = render(text, grader_values(context))
+        fence = "````" if "```" in rendered else "```"
+        return Tip(f"**{ref.name}** · the prompt the grader receives{who} (the agent's answer "
+                   f"and file changes are known only at run time)\n\n{fence}markdown\n"
+                   f"{rendered.rstrip()}\n{fence}", span.start.character, span.end.character)
+    return None
+
+
+def _candidates(cursor: Cursor, name: str) -> list[str]:
+    assert cursor.path is not None
+    return list(prompt_candidates(Path(cursor.path).parent, name, cursor.root))
+
+
+IDE = FormatIde(offers=offers, hover=hover)

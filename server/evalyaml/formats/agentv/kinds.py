@@ -1,0 +1,16 @@
+"""The kinds of AgentV file evalyaml checks.
+
+A suite is what `agentv eval` runs; a grader prompt (`prompt: file://x.md`) and an external cases
+file (`tests: cases.yaml`, `- file://more.jsonl`) are checked only as what a suite that names
+them says they are (adopted), never by guessing from their shape. `.agentv/config.yaml` and
+`targets.yaml` are recognised so that nothing else claims them; they get no rules yet.
+"""
+
+from __future__ import annotations
+
+from evalyaml.analysis.kinds import FormatKind
+
+SUITE = FormatKind("agentv", "AgentV eval suite", None)
+PROMPT = FormatKind("agentv", "AgentV grader prompt", None)
+CASES = FormatKind("agentv", "AgentV cases file", None)
+CONFIG = FormatKind("agentv", "AgentV config file", None)

@@ -1,0 +1,84 @@
+"""AgentV end to end over real LSP (stdio, every client encoding the session runs): a suite's
+diagnostics at their characters, the grader prompt it adopts checked when opened (Markdown),
+completion of grader types and prompt variables, hover with the rendered prompt, document links
+and go-to-definition on `file://` paths. Everything goes through the format's registration and
+the engine's generic hooks (adopted files, file references, `FormatIde` offers and hover)."""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types
+from tests.lsp.conftest import Session
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+SUITE = "agentv/evals/support.eval.yaml"
+PROMPT = "agentv/evals/prompts/support-grader.md"
+
+
+def doc(uri: str) -> types.TextDocumentIdentifier:
+    return types.TextDocumentIdentifier(uri)
+
+
+async def test_a_misspelt_grader_type_is_found_where_it_is(session: Session) -> None:
+    uri = session.open("agentv/evals/typo.eval.yaml", (
+        "tests:\n  - id: t1\n    input: héllo 😀\n    assertions:\n"
+        "      - {type: contians, value: x}\n"))
+    found = await session.diagnostics(uri)
+    assert [(d.code, d.range, d.message) for d in found] == [(
+        "EY613", session.rng(uri, 4, 15, 23),
+        "Unknown assertion type 'contians': no grader kind and no custom assertion "
+        ".agentv/assertions/contians.ts (or .js) above the suite; did you mean 'contains'?")]
+    session.close(uri)
+
+
+async def test_the_adopted_prompt_is_checked_when_edited(session: Session) -> None:
+    uri = session.open(PROMPT, "# Grader\nJudge {{ ouput }} for 中文 {{ input }}.\n")
+    found = await session.diagnostics(uri)
+    assert [(d.code, d.range) for d in found] == [
+        ("EY623", session.rng(uri, 0, 0, 8)), ("EY624", session.rng(uri, 1, 9, 14))]
+    session.close(uri)
+
+
+async def test_completion_of_variables_in_the_prompt(session: Session) -> None:
+    uri = session.open(PROMPT, "Grade {{ ou\n")
+    result = await session.client.text_document_completion_async(
+        types.CompletionParams(doc(uri), session.pos(uri, 0, 11)))
+    assert result is not None
+    items = result.items if isinstance(result, types.CompletionList) else result
+    assert [i.label for i in items][:3] == ["input", "output", "expected_output"]
+    edit = items[1].text_edit
+    assert isinstance(edit, types.TextEdit)
+    assert (edit.range, edit.new_text) == (session.rng(uri, 0, 9, 11), "output }}")
+    session.close(uri)
+
+
+async def test_completion_of_grader_types_in_the_suite(session: Session) -> None:
+    uri = session.open("agentv/evals/new.eval.yaml",
+                       "tests:\n  - id: t1\n    input: hi\n    assertions:\n      - type: ll\n")
+    result = await session.client.text_document_completion_async(
+        types.CompletionParams(doc(uri), session.pos(uri, 4, 16)))
+    assert result is not None
+    items = result.items if isinstance(result, types.CompletionList) else result
+    assert "llm-grader" in [i.label for i in items]
+    session.close(uri)
+
+
+async def test_hover_links_and_definition_on_a_prompt(session: Session) -> None:
+    uri, prompt = session.open(SUITE), session.uri(PROMPT)
+    at = session.find(uri, "file://prompts", offset=3)
+    shown = await session.client.text_document_hover_async(types.HoverParams(doc(uri), at))
+    assert shown is not None and isinstance(shown.contents, types.MarkupContent)
+    assert shown.contents.value.startswith(
+        "**prompts/support-grader.md** · the prompt the grader receives for test "
+        "`refund-window`")
+    assert "How many days do I have to return an order?" in shown.contents.value
+    links = await session.client.text_document_document_link_async(
+        types.DocumentLinkParams(doc(uri)))
+    assert links is not None
+    assert [link.target for link in links] == [prompt + "#L1"]
+    found = await session.client.text_document_definition_async(
+        types.DefinitionParams(doc(uri), at))
+    assert found == [types.Location(prompt, types.Range(types.Position(0, 0),
+                                                         types.Position(0, 0)))]
+    session.close(uri)
