@@ -1,0 +1,89 @@
+"""An aggregate (`<uuid4>.json`): its declared version's schema, and the facts its samples
+file is checked against.
+
+The facts (`evaluation_id`, `model_info.id`, `detailed_evaluation_results`) travel in
+`FileAnalysis.facts` for the cross checks of both files: the aggregate's own (checksum and row
+count of its samples file) and the samples file's (every row's ids).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from evalyaml.analysis.findings import FindingSink
+from evalyaml.analysis.model import Reference
+from evalyaml.analysis.suggest import best
+from evalyaml.analysis.text import LineIndex, Span
+from evalyaml.analysis.yamltree import Mapping, Node, Scalar
+from evalyaml.formats.eee import versions
+from evalyaml.formats.eee.kinds import AGGREGATE, SAMPLES
+from evalyaml.formats.eee.schemacheck import SchemaCheck, json_type
+
+UNKNOWN_VERSION = "EY700"
+
+
+@dataclass(slots=True)
+class AggregateResult:
+    facts: dict[str, object] = field(default_factory=dict)
+    references: list[Reference] = field(default_factory=list)
+
+
+def check_aggregate(root: Node, lines: LineIndex, sink: FindingSink) -> AggregateResult:
+    def place(node: Node) -> Span:
+        return lines.span(node.start, node.end)
+
+    result = AggregateResult()
+    if not isinstance(root, Mapping):
+        sink.add("EY702", f"an aggregate must be a JSON object, not {json_type(root)}",
+                 place(root))
+        return result
+    version_node = root.get("schema_version")
+    if version_node is None:  # a misspelt key still says which version the author meant
+        for key, value in root.pairs:
+            if isinstance(key, Scalar) and best(key.text, ["schema_version"]):
+                version_node = value
+                break
+    version = version_node.text if isinstance(version_node, Scalar) and version_node.style \
+        else None
+    schema = versions.schema_for(AGGREGATE, version)
+    if schema is None and version is not None and version_node is not None:
+        sink.add(UNKNOWN_VERSION, f"schema_version '{version}' is not one evalyaml knows for "
+                 f"aggregates ({', '.join(versions.AGGREGATE_VERSIONS)}); the file is not "
+                 "checked against a schema", place(version_node))
+    else:
+        SchemaCheck(schema or versions.newest(AGGREGATE), sink, place,
+                    what="the aggregate").check(root)
+    result.facts["version"] = version
+    _facts(root, place, result)
+    return result
+
+
+def _facts(root: Mapping, place: Callable[[Node], Span], result: AggregateResult) -> None:
+    facts = result.facts
+    evaluation = root.get("evaluation_id")
+    if isinstance(evaluation, Scalar) and evaluation.style:
+        facts["evaluation_id"] = (evaluation.text, place(evaluation))
+    model_info = root.get("model_info")
+    model = model_info.get("id") if isinstance(model_info, Mapping) else None
+    if isinstance(model, Scalar) and model.style:
+        facts["model_id"] = (model.text, place(model))
+    detailed = root.get("detailed_evaluation_results")
+    if not isinstance(detailed, Mapping):
+        return
+    file_path = detailed.get("file_path")
+    if isinstance(file_path, Scalar) and file_path.style and file_path.text:
+        span = place(file_path)
+        facts["file_path"] = (file_path.text, span)
+        result.references.append(Reference(SAMPLES, file_path.text, span, "file_path",
+                                           "detailed_evaluation_results", file_path.text, None))
+    checksum = detailed.get("checksum")
+    if isinstance(checksum, Scalar) and checksum.style:
+        facts["checksum"] = (checksum.text, place(checksum))
+    rows = detailed.get("total_rows")
+    if isinstance(rows, Scalar) and json_type(rows) == "integer":
+        facts["total_rows"] = (rows.value, place(rows))
+    algorithm = detailed.get("hash_algorithm")
+    if isinstance(algorithm, Scalar) and algorithm.style:
+        facts["hash_algorithm"] = algorithm.text
+
