@@ -59,9 +59,9 @@ def _aggregate(path: Path, analysis: FileAnalysis, files: NamedFiles, sink: Find
                  "live in the datastore", span)
         return
     if not files.exists(target):
-        sink.add(MISSING_FILE, f"no samples file at '{name}' (looked for {target.name} under "
-                 f"{datastore_root(path).name or 'the datastore root'}/); the aggregate "
-                 "vouches for rows nobody can read", span)
+        sink.add(MISSING_FILE, f"no samples file at '{name}' (read from the datastore root, "
+                 "the folder that holds data/); the aggregate vouches for rows nobody can read",
+                 span)
         return
     algorithm = facts.get("hash_algorithm") or "sha256"
     digest, rows = _digest_and_rows(files, target, str(algorithm))

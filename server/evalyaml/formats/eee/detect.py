@@ -34,7 +34,8 @@ def claim(text: str, path: str | None, root: str | None) -> Claim | None:
             return Claim(SAMPLES, Tier.DIRECTIVE, "its first row's schema_version and keys "
                          "name an Every Eval Ever samples file")
         parts = paths.datastore_parts(path)
-        if parts is not None and parts[-1].endswith("_samples.jsonl") and head.startswith("{"):
+        if parts is not None and (paths.SAMPLES_NAME.match(parts[-1]) or (
+                parts[-1].endswith("_samples.jsonl") and head.startswith("{"))):
             return Claim(SAMPLES, Tier.PATH, "the datastore path convention names it")
         return None
     if suffix != ".json":

@@ -27,6 +27,7 @@ from evalyaml.syntax.json import read_json
 from evalyaml.syntax.lines import LineCache, LineResult, analyze_lines
 
 UNKNOWN_VERSION, NOT_OBJECT, NO_ROWS, SAMPLE_HASH = "EY700", "EY710", "EY711", "EY725"
+RENAMED = {"interactions": "messages"}  # 0.2.1 renamed the multi-turn transcript
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +65,8 @@ def check_row(text: str, *, strict: bool) -> LineResult[RowFacts]:
     schema = versions.schema_for(SAMPLES, version)
     unknown: str | None = None
     if schema is not None:
-        SchemaCheck(schema, sink, _place, what="a sample").check(root)
+        renamed = {} if version == "0.2.0" else RENAMED
+        SchemaCheck(schema, sink, _place, what="a sample", renamed=renamed).check(root)
         _sample_hash(root, sink)
     elif version is not None:
         unknown = version

@@ -114,11 +114,15 @@ class Condition:
 class SchemaCheck:
     """One schema document applied to trees of one file; findings go to `sink`."""
 
-    def __init__(self, root: Schema, sink: FindingSink, place: Place, *, what: str) -> None:
+    def __init__(self, root: Schema, sink: FindingSink, place: Place, *, what: str,
+                 renamed: dict[str, str] | None = None) -> None:
         self.root = root
         self.sink = sink
         self.place = place
         self.what = what  # how messages name the root object: "a sample", "the aggregate"
+        # Keys a later version renamed (old -> new): one finding naming the new key, and the
+        # old key's value is checked as the new one's.
+        self.renamed = renamed or {}
 
     # -- entry points -----------------------------------------------------------------------
 
@@ -126,7 +130,8 @@ class SchemaCheck:
         self._check(node, self.root if schema is None else schema, (), None, None)
 
     def valid(self, node: Node, schema: Schema) -> bool:
-        scratch = SchemaCheck(self.root, FindingSink(strict=False), self.place, what=self.what)
+        scratch = SchemaCheck(self.root, FindingSink(strict=False), self.place, what=self.what,
+                              renamed=self.renamed)
         scratch._check(node, schema, (), None, None)
         return not scratch.sink.findings
 
@@ -273,12 +278,21 @@ class SchemaCheck:
             if isinstance(key, Scalar) and key.text not in seen:  # the first of duplicates
                 seen.add(key.text)
                 pairs.append((key, value))
-        missing = [k for k in required if k not in seen]
+        renamed = {self.renamed[k]: k for k in seen if k in self.renamed and k not in props}
+        missing = [k for k in required if k not in seen and k not in renamed]
         for key, value in pairs:
             name = key.text
             sub = props.get(name)
             if sub is not None:
                 self._check(value, sub, (*path, name), key, cond)
+                continue
+            new_name = self.renamed.get(name)
+            if new_name is not None and new_name in props and new_name not in seen:
+                if cond is None:  # said once, by the walk over the object's own keys
+                    self._rename(MISSPELT, key, new_name, f"'{name}' was renamed "
+                                 f"'{new_name}' in schema 0.2.1; this file declares a version "
+                                 f"that reads only '{new_name}'", None)
+                    self._check(value, props[new_name], (*path, new_name), key, None)
                 continue
             meant = best(name, missing) if missing else None
             if meant is not None:
@@ -322,9 +336,13 @@ class SchemaCheck:
                           f"{_and(list(_TOKEN_COUNTS))}, or set token_usage to null",
                           self._owner(node, owner))
             return
-        for name in missing:
-            self.sink.add(MISSING, f"{self._where(path)} is missing required key '{name}'",
-                          self._owner(node, owner), data={"missing_key": name})
+        if len(missing) == 1:
+            self.sink.add(MISSING, f"{self._where(path)} is missing required key "
+                          f"'{missing[0]}'", self._owner(node, owner),
+                          data={"missing_key": missing[0]})
+        else:  # one finding per object: a stub row lacks many keys, and that is one mistake
+            self.sink.add(MISSING, f"{self._where(path)} is missing required keys "
+                          f"{_and(missing)}", self._owner(node, owner))
 
     def _where(self, path: Path) -> str:
         return f"'{path_text(path)}'" if path else self.what
@@ -356,7 +374,8 @@ class SchemaCheck:
         self._check(node, fitting[0], path, owner, cond)
 
     def _count(self, node: Node, schema: Schema, path: Path, owner: Node | None) -> int:
-        scratch = SchemaCheck(self.root, FindingSink(strict=False), self.place, what=self.what)
+        scratch = SchemaCheck(self.root, FindingSink(strict=False), self.place, what=self.what,
+                              renamed=self.renamed)
         scratch._check(node, schema, path, owner, None)
         return len(scratch.sink.findings)
 
