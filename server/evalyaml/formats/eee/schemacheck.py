@@ -104,11 +104,12 @@ def _json_string(text: str) -> str:
 class Condition:
     """Why a `then` branch applies: the tested key's value, for messages and places."""
 
-    __slots__ = ("span", "text")
+    __slots__ = ("known", "span", "text")
 
-    def __init__(self, text: str, span: Span) -> None:
+    def __init__(self, text: str, span: Span, known: frozenset[str]) -> None:
         self.text = text
         self.span = span
+        self.known = known  # the keys the object's own schema knows
 
 
 class SchemaCheck:
@@ -286,6 +287,8 @@ class SchemaCheck:
             if sub is not None:
                 self._check(value, sub, (*path, name), key, cond)
                 continue
+            if cond is not None or "properties" not in schema:
+                continue  # a branch or a bare `required`: the object's own walk judges keys
             new_name = self.renamed.get(name)
             if new_name is not None and new_name in props and new_name not in seen:
                 if cond is None:  # said once, by the walk over the object's own keys
@@ -326,7 +329,10 @@ class SchemaCheck:
         if not missing:
             return
         if cond is not None:
+            strangers = [k for k in seen if k not in cond.known]
             for name in missing:
+                if any(best(k, [name]) for k in strangers):
+                    continue  # a misspelling of it is there, and the object's walk says so
                 self._add(CONDITIONAL, f"{self._where(path)} needs '{name}'", cond.span, cond)
             return
         if path and path[-1] == "token_usage" and set(missing) <= set(_TOKEN_COUNTS):
@@ -380,7 +386,7 @@ class SchemaCheck:
         return len(scratch.sink.findings)
 
     def _conditional(self, node: Node, schema: Schema, path: Path, owner: Node | None,
-                     cond: Condition | None) -> None:
+                     cond: Condition | None, known: frozenset[str] | None = None) -> None:
         test = self.resolve(schema["if"]) if isinstance(schema["if"], dict) else {}
         tested = list(test.get("properties", {}))
         if not isinstance(node, Mapping) or not tested:
@@ -391,12 +397,18 @@ class SchemaCheck:
             return  # the tested key is absent: its own finding says so; no cascade
         name, pair = found[0]
         assert pair is not None
-        reason = Condition(f"{name} is {_shown(pair[1])}", self.place(pair[1]))
+        if known is None:
+            known = frozenset(schema.get("properties", {}))
+        reason = Condition(f"{name} is {_shown(pair[1])}", self.place(pair[1]), known)
         if self.valid(node, test):
             if "then" in schema:
                 self._check(node, schema["then"], path, owner, reason)
-        elif "else" in schema:
-            self._check(node, schema["else"], path, owner, cond)
+        elif isinstance(schema.get("else"), dict):
+            other = self.resolve(schema["else"])
+            if "if" in other and set(other) <= {"if", "then", "else"}:
+                self._conditional(node, other, path, owner, cond, known)  # an else-if chain
+            else:
+                self._check(node, other, path, owner, cond)
 
 
 def _equal(node: Node, expected: Any) -> bool:
