@@ -287,7 +287,9 @@ class SchemaCheck:
             if sub is not None:
                 self._check(value, sub, (*path, name), key, cond)
                 continue
-            if cond is not None or "properties" not in schema:
+            if isinstance(additional, dict):
+                self._check(value, additional, (*path, name), key, cond)
+            if cond is not None or ("properties" not in schema and additional is not False):
                 continue  # a branch or a bare `required`: the object's own walk judges keys
             new_name = self.renamed.get(name)
             if new_name is not None and new_name in props and new_name not in seen:
@@ -319,8 +321,6 @@ class SchemaCheck:
                     self._add(CLOSED, f"unknown key '{name}' in {self._where(path)}{tail}",
                               self.place(key), cond)
                 continue
-            if isinstance(additional, dict):
-                self._check(value, additional, (*path, name), key, cond)
             guess = best(name, absent) if absent else None
             if guess is not None:
                 self._rename(TYPO, key, guess, f"unknown key '{name}' in {self._where(path)}; "
