@@ -68,7 +68,8 @@ def mutations(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[An
     elif isinstance(value, list):
         for index, item in enumerate(value[:2]):
             yield from mutations(item, (*path, index))
-    for replacement in (7, "zzz-not-a-choice", None, [], {}):
+    replacements: tuple[Any, ...] = (7, "zzz-not-a-choice", None, [], {})
+    for replacement in replacements:
         if path and value != replacement:
             yield path, replacement
 

@@ -386,7 +386,7 @@ class SchemaCheck:
         return len(scratch.sink.findings)
 
     def _conditional(self, node: Node, schema: Schema, path: Path, owner: Node | None,
-                     cond: Condition | None, known: frozenset[str] | None = None) -> None:
+                     cond: Condition | None, *, known: frozenset[str] | None = None) -> None:
         test = self.resolve(schema["if"]) if isinstance(schema["if"], dict) else {}
         tested = list(test.get("properties", {}))
         if not isinstance(node, Mapping) or not tested:
@@ -406,7 +406,7 @@ class SchemaCheck:
         elif isinstance(schema.get("else"), dict):
             other = self.resolve(schema["else"])
             if "if" in other and set(other) <= {"if", "then", "else"}:
-                self._conditional(node, other, path, owner, cond, known)  # an else-if chain
+                self._conditional(node, other, path, owner, cond, known=known)  # else-if
             else:
                 self._check(node, other, path, owner, cond)
 
