@@ -15,11 +15,11 @@ format would have claimed but for a near miss gets one finding saying so (`near_
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, Protocol
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 if TYPE_CHECKING:
     from evalyaml.analysis.dataset import CaseCache, CaseMapper
@@ -84,6 +84,9 @@ class FormatIde:
 
     extra_keys: Mapping[tuple[str, tuple[str, ...]], tuple[KeyDoc, ...]] = field(
         default_factory=dict)
+    # The schema a JSON document (or JSONL row) of a kind is written against, read from its
+    # text (a declared version); None falls back to the kind's `schema_file`.
+    schema_of: Callable[[Kind, str], Mapping[str, Any] | None] | None = None
 
 
 class NamedFiles(Protocol):

@@ -10,6 +10,7 @@ from lsprotocol import types
 
 from evalyaml.analysis.kinds import Kind
 from evalyaml.ide import completion as ide
+from evalyaml.ide import json_features
 from evalyaml.ide.context import Context
 from evalyaml.ide.source import Source
 from evalyaml.lsp.convert import COMPLETION_KINDS
@@ -40,6 +41,13 @@ class Request:
 def context_for(req: Request, character: int) -> Context | None:
     column = req.mapper.core_position(types.Position(req.line, character)).character
     return ide.context_for(req.core, column)
+
+
+def complete_json(req: Request, position: types.Position) -> list[types.CompletionItem]:
+    """Inside JSON objects and JSONL rows: keys and values from the kind's schema."""
+    found = json_features.complete(req.doc, req.kind, req.mapper.core_position(position),
+                                   snippets=req.snippets)
+    return [item(req, one) for one in found]
 
 
 def complete(req: Request, ctx: Context) -> list[types.CompletionItem]:

@@ -13,6 +13,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from evalyaml.analysis.kinds import FileKind, Kind
 from evalyaml.ide.completion import bundle_names
+from evalyaml.ide.json_features import is_json
 from evalyaml.ide.lookup import file_kind, valid_id
 from evalyaml.ide.navigation import rename_edits, rename_target
 from evalyaml.lsp import convert
@@ -58,6 +59,10 @@ def _complete(ls: EvalServer, doc: Document, position: types.Position) -> types.
         retrigger="code" in ls.client_name.lower(),
         bundles=lambda: bundle_names(workspace, doc.path),
         markdown=True)
+    if is_json(doc.path):  # the JSON cursor first; the YAML reading of flow text as before
+        items = completion.complete_json(req, position)
+        if items:
+            return types.CompletionList(is_incomplete=False, items=items)
     ctx = completion.context_for(req, position.character)
     if ctx is None:
         return empty
