@@ -13,7 +13,8 @@ use, `paths` the datastore's path convention.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from pathlib import Path
+import posixpath
+from pathlib import Path, PurePath
 
 from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding, FindingSink
@@ -70,7 +71,7 @@ def _aggregate(text: str, path: str | None, options: Options) -> FileAnalysis:
     parsed = parse_json(text, sink)
     root = parsed.documents[0] if parsed.documents else None
     if root is not None:
-        checked = check_aggregate(root, parsed.lines, sink)
+        checked = check_aggregate(root, parsed.lines, sink, path)
         result.facts = checked.facts
         result.references = checked.references
         _path_rules(path, samples=False, at=parsed.lines.span(root.start, root.start + 1),
@@ -98,8 +99,8 @@ def _samples(text: str, path: str | None, options: Options,
     result.cases = checked.cases
     result.facts = {"evaluation_ids": checked.evaluation_ids, "model_ids": checked.model_ids,
                     "rows": checked.rows}
-    own = paths.datastore_id(path)
-    if own is not None:
+    if path is not None:  # named by its path (see `aggregate.samples_id`)
+        own = posixpath.normpath(PurePath(path).as_posix())
         result.definitions = [Definition(SAMPLES, own, None, at, None)]
     return result
 

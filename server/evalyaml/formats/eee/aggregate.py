@@ -8,8 +8,10 @@ count of its samples file) and the samples file's (every row's ids).
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import PurePath
 
 from evalyaml.analysis.findings import FindingSink
 from evalyaml.analysis.model import Reference
@@ -29,7 +31,25 @@ class AggregateResult:
     references: list[Reference] = field(default_factory=list)
 
 
-def check_aggregate(root: Node, lines: LineIndex, sink: FindingSink) -> AggregateResult:
+def samples_id(aggregate: str | None, file_path: str) -> str | None:
+    """What a samples file is called in the index: its own path, normalised. The aggregate
+    names it from the datastore root, so two datastores in one workspace never mix."""
+    if aggregate is None:
+        return None
+    base = datastore_root(PurePath(aggregate))
+    return posixpath.normpath((base / file_path).as_posix())
+
+
+def datastore_root(path: PurePath) -> PurePath:
+    """The folder holding the file's `data` folder; the file's own folder when it has none."""
+    for parent in path.parents:
+        if parent.name == "data":
+            return parent.parent
+    return path.parent
+
+
+def check_aggregate(root: Node, lines: LineIndex, sink: FindingSink, path: str | None = None
+                    ) -> AggregateResult:
     def place(node: Node) -> Span:
         return lines.span(node.start, node.end)
 
@@ -55,11 +75,12 @@ def check_aggregate(root: Node, lines: LineIndex, sink: FindingSink) -> Aggregat
         SchemaCheck(schema or versions.newest(AGGREGATE), sink, place,
                     what="the aggregate").check(root)
     result.facts["version"] = version
-    _facts(root, place, result)
+    _facts(root, place, result, path)
     return result
 
 
-def _facts(root: Mapping, place: Callable[[Node], Span], result: AggregateResult) -> None:
+def _facts(root: Mapping, place: Callable[[Node], Span], result: AggregateResult,
+           path: str | None) -> None:
     facts = result.facts
     evaluation = root.get("evaluation_id")
     if isinstance(evaluation, Scalar) and evaluation.style:
@@ -75,8 +96,10 @@ def _facts(root: Mapping, place: Callable[[Node], Span], result: AggregateResult
     if isinstance(file_path, Scalar) and file_path.style and file_path.text:
         span = place(file_path)
         facts["file_path"] = (file_path.text, span)
-        result.references.append(Reference(SAMPLES, file_path.text, span, "file_path",
-                                           "detailed_evaluation_results", file_path.text, None))
+        target = samples_id(path, file_path.text)
+        if target is not None:
+            result.references.append(Reference(SAMPLES, file_path.text, span, "file_path",
+                                               "detailed_evaluation_results", target, None))
     checksum = detailed.get("checksum")
     if isinstance(checksum, Scalar) and checksum.style:
         facts["checksum"] = (checksum.text, place(checksum))

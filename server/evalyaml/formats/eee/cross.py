@@ -23,6 +23,7 @@ from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.text import Position, Span
 from evalyaml.formats.base import NamedFiles
+from evalyaml.formats.eee.aggregate import datastore_root
 from evalyaml.formats.eee.kinds import AGGREGATE, SAMPLES
 
 MISSING_FILE, CHECKSUM, TOTAL_ROWS, EVALUATION_ID, MODEL_ID = (
@@ -40,20 +41,13 @@ def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
     return sink.findings
 
 
-def datastore_root(path: Path) -> Path:
-    for parent in path.parents:
-        if parent.name == "data":
-            return parent.parent
-    return path.parent
-
-
 def _aggregate(path: Path, analysis: FileAnalysis, files: NamedFiles, sink: FindingSink) -> None:
     facts = analysis.facts
     named = facts.get("file_path")
     if not isinstance(named, tuple):
         return
     name, span = named
-    target = files.resolve(datastore_root(path), name)
+    target = files.resolve(Path(datastore_root(path)), name)
     if target is None:
         sink.add(MISSING_FILE, f"'{name}' leads outside the workspace; the samples file must "
                  "live in the datastore", span)
