@@ -77,7 +77,7 @@ def analysed_reference_at(doc: Source, analysis: FileAnalysis | None, pos: Posit
         if id_span is None:
             return None
         line = doc.lines.line_text(id_span.start.line)
-        if line[id_span.start.character:id_span.end.character] != ref.id:
+        if line[id_span.start.character:id_span.end.character] != _written(ref):
             return None
         return RefAt(ref, id_span)
     return None
@@ -120,7 +120,17 @@ def reference_id_span(ref: Reference) -> Span | None:
     if slash < 0 and isinstance(ref.target, FileKind):
         return None
     begin = start + slash + 1
-    return Span(Position(span.start.line, begin), Position(span.start.line, begin + len(ref.id)))
+    return Span(Position(span.start.line, begin),
+                Position(span.start.line, begin + len(_written(ref))))
+
+
+def _written(ref: Reference) -> str:
+    """The id as the file writes it. A kind named by path resolves the written path to the
+    file's own (`FormatKind.named_by_path`): its id is that path, its text is `raw`."""
+    if getattr(ref.target, "named_by_path", False):
+        return ref.raw
+    assert ref.id is not None
+    return ref.id
 
 
 def valid_id(name: str, kind: Kind) -> bool:

@@ -244,13 +244,15 @@ def rename_target(workspace: Workspace, doc: Source, analysis: FileAnalysis | No
     found = _reference(workspace, doc, analysis, pos)
     if found is not None:
         ref = found.reference
-        if ref.id is None or found.id_span is None:
-            return None
+        if ref.id is None or found.id_span is None or getattr(ref.target, "named_by_path",
+                                                               False):
+            return None  # a path is renamed by moving the file, not by editing names
         if not workspace.definitions_of(ref.target, ref.id):
             return None  # nothing to rename: the id is defined nowhere
         return RenameTarget(ref.target, ref.id, found.id_span)
     definition_ = lookup.definition_at(analysis, pos)
-    if definition_ is None or not definition_.id_span.contains(pos):
+    if definition_ is None or not definition_.id_span.contains(pos) or \
+            getattr(definition_.kind, "named_by_path", False):
         return None
     line = doc.lines.line_text(definition_.id_span.start.line)
     return RenameTarget(definition_.kind, definition_.id,

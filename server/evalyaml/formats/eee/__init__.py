@@ -12,8 +12,8 @@ use, `paths` the datastore's path convention.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 import posixpath
+from collections.abc import Iterable
 from pathlib import Path, PurePath
 
 from evalyaml.analysis.dataset import CaseCache, CaseMapper
