@@ -32,9 +32,7 @@ def hover(doc: Source, kind: Kind, pos: Position, *, workspace: Workspace,
         if item is not None:
             return item
     if json_features.is_json(doc.path):
-        found = json_features.hover(doc, kind, pos)
-        if found is not None:
-            return found
+        return json_features.hover(doc, kind, pos)  # YAML's cursor cannot read JSON
     ctx = lookup.context(doc, pos)
     if ctx is None:
         return None

@@ -154,9 +154,8 @@ def relative(path: Path, root: Path | None) -> str:
 def file_kind(doc: Source, analysed: Kind | None) -> Kind | None:
     """The kind of the document being edited, even while it does not parse: the last
     analysis's, else the formats' claim on its text, else a contract shape's first line. Only a
-    kind with a schema has anything to complete."""
-    if doc.path is not None and doc.path.suffix.lower() in (".json", ".jsonl"):
-        return None  # the cursor context reads YAML indentation; JSON needs its own (not yet)
+    kind with a schema has anything to complete. JSON and JSONL are read by the JSON cursor
+    (`json_features`), YAML by indentation (`context`)."""
     found = analysed or _claimed_kind(doc)
     if found is not None:
         return found if found.schema_file is not None else None

@@ -173,6 +173,8 @@ def document_symbols(doc: Source, analysis: FileAnalysis | None) -> list[Symbol]
                 selection=case.id_span or case.span,
                 detail=f"bundle {case.bundle}" if case.bundle else None))
     for found in analysis.definitions:
+        if getattr(found.kind, "named_by_path", False):
+            continue  # the whole file, named by its path: not a symbol inside it
         children = tuple(Symbol(name=check.kind, kind=SymbolKind.CHECK, span=check.span,
                                 selection=check.span, detail=check.id)
                          for check in found.checks)
@@ -208,6 +210,8 @@ def workspace_symbols(workspace: Workspace, query: str, limit: int = 5000
             continue
         label = _label(path, roots)
         for found in analysis.definitions:
+            if getattr(found.kind, "named_by_path", False):
+                continue  # the file itself: listed by path below
             if matches(query, found.key):
                 out.append(WorkspaceSymbol(found.key, _definition_kind(found),
                                            NavTarget(path, found.id_span), label))

@@ -74,6 +74,7 @@ def _aggregate(text: str, path: str | None, options: Options) -> FileAnalysis:
         checked = check_aggregate(root, parsed.lines, sink, path)
         result.facts = checked.facts
         result.references = checked.references
+        result.cases = checked.cases
         _path_rules(path, samples=False, at=parsed.lines.span(root.start, root.start + 1),
                     sink=sink, version=checked.facts.get("version"))
     result.findings = sink.findings

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from evalyaml.analysis.findings import FindingSink
-from evalyaml.analysis.model import Reference
+from evalyaml.analysis.model import CaseSummary, Reference
 from evalyaml.analysis.suggest import best
 from evalyaml.analysis.text import LineIndex, Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar
+from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
 from evalyaml.formats.eee import versions
 from evalyaml.formats.eee.kinds import AGGREGATE, SAMPLES
 from evalyaml.formats.eee.schemacheck import SchemaCheck, json_type
@@ -29,6 +29,7 @@ UNKNOWN_VERSION = "EY700"
 class AggregateResult:
     facts: dict[str, object] = field(default_factory=dict)
     references: list[Reference] = field(default_factory=list)
+    cases: list[CaseSummary] = field(default_factory=list)  # the results, for symbols
 
 
 def samples_id(aggregate: str | None, file_path: str) -> str | None:
@@ -82,6 +83,11 @@ def check_aggregate(root: Node, lines: LineIndex, sink: FindingSink, path: str |
 def _facts(root: Mapping, place: Callable[[Node], Span], result: AggregateResult,
            path: str | None) -> None:
     facts = result.facts
+    results = root.get("evaluation_results")
+    for item in results.items if isinstance(results, Sequence) else ():
+        name = item.get("evaluation_name") if isinstance(item, Mapping) else None
+        if isinstance(name, Scalar) and name.style:
+            result.cases.append(CaseSummary(name.text, place(item), place(name)))
     evaluation = root.get("evaluation_id")
     if isinstance(evaluation, Scalar) and evaluation.style:
         facts["evaluation_id"] = (evaluation.text, place(evaluation))

@@ -59,10 +59,9 @@ def _complete(ls: EvalServer, doc: Document, position: types.Position) -> types.
         retrigger="code" in ls.client_name.lower(),
         bundles=lambda: bundle_names(workspace, doc.path),
         markdown=True)
-    if is_json(doc.path):  # the JSON cursor first; the YAML reading of flow text as before
-        items = completion.complete_json(req, position)
-        if items:
-            return types.CompletionList(is_incomplete=False, items=items)
+    if is_json(doc.path):  # JSON's structure is its brackets, not YAML's indentation
+        return types.CompletionList(is_incomplete=False,
+                                    items=completion.complete_json(req, position))
     ctx = completion.context_for(req, position.character)
     if ctx is None:
         return empty
