@@ -63,6 +63,10 @@ class FormatKind:
     schema_file: str | None = None  # in schemas/: keys, enums and docs for completion and hover
     noun: str = "id"  # what a definition's identifier is called in messages ("name")
     versioned: bool = False  # whether references pin versions (semver resolution)
+    # References to this kind name a file by its path, and the format's cross check reads the
+    # file system to report a missing one: the index's "unknown name" (EY301) stays silent, so
+    # a file the index does not hold (excluded, over the size limit) is not called missing.
+    named_by_path: bool = False
 
     def __post_init__(self) -> None:
         _FORMAT_KINDS.setdefault((self.format, self.value), self)

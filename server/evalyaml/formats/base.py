@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, Protocol
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 if TYPE_CHECKING:
     from evalyaml.analysis.dataset import CaseCache, CaseMapper
@@ -127,6 +127,9 @@ class FormatIde:
         default_factory=dict)
     offers: Callable[[Cursor], list[Offer] | None] | None = None
     hover: Callable[[Cursor, NamedFiles], Tip | None] | None = None
+    # The schema a JSON document (or JSONL row) of a kind is written against, read from its
+    # text (a declared version); None falls back to the kind's `schema_file`.
+    schema_of: Callable[[Kind, str], Mapping[str, Any] | None] | None = None
 
 
 class NamedFiles(Protocol):

@@ -5,7 +5,6 @@ about."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import date
 
 from evalyaml.analysis.judge import TEMPLATE_VARIABLES
@@ -14,9 +13,10 @@ from evalyaml.analysis.schemas import check_schema
 from evalyaml.analysis.text import Position, Span
 from evalyaml.formats import format_of
 from evalyaml.formats.base import Cursor
-from evalyaml.ide import lookup, schema_nav
+from evalyaml.ide import json_features, lookup, schema_nav
 from evalyaml.ide.context import ITEM, Context, PathPart
 from evalyaml.ide.describe import TEMPLATE_DOCS, describe_definition
+from evalyaml.ide.items import HoverInfo
 from evalyaml.ide.source import Source
 from evalyaml.workspace.index import Workspace, normalize
 from evalyaml.workspace.named import RecordingFiles
@@ -26,12 +26,6 @@ _VARIABLE = re.compile(r"\{\{\{?[#^/&]?\s*([A-Za-z_][\w.]*)\s*\}?\}\}")
 _WORD = re.compile(r"[A-Za-z0-9_$\-]+")
 
 
-@dataclass(frozen=True, slots=True)
-class HoverInfo:
-    """Markdown about the text at `span` (one line, code-point columns)."""
-
-    markdown: str
-    span: Span
 
 
 def hover(doc: Source, kind: Kind, pos: Position, *, workspace: Workspace,
@@ -43,6 +37,8 @@ def hover(doc: Source, kind: Kind, pos: Position, *, workspace: Workspace,
         item = _item_detail(doc, pos, workspace=workspace)
         if item is not None or kind.schema_file is None:
             return item
+    if json_features.is_json(doc.path):
+        return json_features.hover(doc, kind, pos)  # YAML's cursor cannot read JSON
     ctx = lookup.context(doc, pos)
     if ctx is None:
         return None

@@ -77,7 +77,7 @@ def analysed_reference_at(doc: Source, analysis: FileAnalysis | None, pos: Posit
         if id_span is None:
             return None
         line = doc.lines.line_text(id_span.start.line)
-        if line[id_span.start.character:id_span.end.character] != ref.id:
+        if line[id_span.start.character:id_span.end.character] != _written(ref):
             return None
         return RefAt(ref, id_span)
     return None
@@ -120,7 +120,17 @@ def reference_id_span(ref: Reference) -> Span | None:
     if slash < 0 and isinstance(ref.target, FileKind):
         return None
     begin = start + slash + 1
-    return Span(Position(span.start.line, begin), Position(span.start.line, begin + len(ref.id)))
+    return Span(Position(span.start.line, begin),
+                Position(span.start.line, begin + len(_written(ref))))
+
+
+def _written(ref: Reference) -> str:
+    """The id as the file writes it. A kind named by path resolves the written path to the
+    file's own (`FormatKind.named_by_path`): its id is that path, its text is `raw`."""
+    if getattr(ref.target, "named_by_path", False):
+        return ref.raw
+    assert ref.id is not None
+    return ref.id
 
 
 def valid_id(name: str, kind: Kind) -> bool:
@@ -145,9 +155,8 @@ def file_kind(doc: Source, analysed: Kind | None) -> Kind | None:
     """The kind of the document being edited, even while it does not parse: the last
     analysis's, else the formats' claim on its text, else a contract shape's first line. Only a
     kind with a schema, or whose format answers itself (`FormatIde.offers`/`hover`), has
-    anything to complete."""
-    if doc.path is not None and doc.path.suffix.lower() in (".json", ".jsonl"):
-        return None  # the cursor context reads YAML indentation; JSON needs its own (not yet)
+    anything to complete. JSON and JSONL are read by the JSON cursor (`json_features`), YAML by
+    indentation (`context`)."""
     found = analysed or _claimed_kind(doc)
     if found is not None:
         return found if found.schema_file is not None or _answers_itself(found) else None

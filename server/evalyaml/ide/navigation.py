@@ -202,6 +202,8 @@ def document_symbols(doc: Source, analysis: FileAnalysis | None) -> list[Symbol]
                 selection=case.id_span or case.span,
                 detail=f"bundle {case.bundle}" if case.bundle else None))
     for found in analysis.definitions:
+        if getattr(found.kind, "named_by_path", False):
+            continue  # the whole file, named by its path: not a symbol inside it
         children = tuple(Symbol(name=check.kind, kind=SymbolKind.CHECK, span=check.span,
                                 selection=check.span, detail=check.id)
                          for check in found.checks)
@@ -237,6 +239,8 @@ def workspace_symbols(workspace: Workspace, query: str, limit: int = 5000
             continue
         label = _label(path, roots)
         for found in analysis.definitions:
+            if getattr(found.kind, "named_by_path", False):
+                continue  # the file itself: listed by path below
             if matches(query, found.key):
                 out.append(WorkspaceSymbol(found.key, _definition_kind(found),
                                            NavTarget(path, found.id_span), label))
@@ -273,13 +277,15 @@ def rename_target(workspace: Workspace, doc: Source, analysis: FileAnalysis | No
     found = _reference(workspace, doc, analysis, pos)
     if found is not None:
         ref = found.reference
-        if ref.id is None or found.id_span is None:
-            return None
+        if ref.id is None or found.id_span is None or getattr(ref.target, "named_by_path",
+                                                               False):
+            return None  # a path is renamed by moving the file, not by editing names
         if not workspace.definitions_of(ref.target, ref.id):
             return None  # nothing to rename: the id is defined nowhere
         return RenameTarget(ref.target, ref.id, found.id_span)
     definition_ = lookup.definition_at(analysis, pos)
-    if definition_ is None or not definition_.id_span.contains(pos):
+    if definition_ is None or not definition_.id_span.contains(pos) or \
+            getattr(definition_.kind, "named_by_path", False):
         return None
     line = doc.lines.line_text(definition_.id_span.start.line)
     return RenameTarget(definition_.kind, definition_.id,

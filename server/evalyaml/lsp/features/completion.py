@@ -10,6 +10,7 @@ from lsprotocol import types
 
 from evalyaml.analysis.kinds import Kind
 from evalyaml.ide import completion as ide
+from evalyaml.ide import json_features
 from evalyaml.ide.context import Context
 from evalyaml.ide.source import Source
 from evalyaml.lsp.convert import COMPLETION_KINDS
@@ -47,6 +48,13 @@ def format_complete(req: Request, character: int) -> list[types.CompletionItem] 
     column = req.mapper.core_position(types.Position(req.line, character)).character
     found = ide.format_offers(req.core, column)
     return None if found is None else [item(req, offer) for offer in found]
+
+
+def complete_json(req: Request, position: types.Position) -> list[types.CompletionItem]:
+    """Inside JSON objects and JSONL rows: keys and values from the kind's schema."""
+    found = json_features.complete(req.doc, req.kind, req.mapper.core_position(position),
+                                   snippets=req.snippets)
+    return [item(req, one) for one in found]
 
 
 def complete(req: Request, ctx: Context) -> list[types.CompletionItem]:

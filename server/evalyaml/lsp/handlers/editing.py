@@ -13,6 +13,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from evalyaml.analysis.kinds import FileKind, Kind
 from evalyaml.ide.completion import bundle_names
+from evalyaml.ide.json_features import is_json
 from evalyaml.ide.lookup import file_kind, valid_id
 from evalyaml.ide.navigation import rename_edits, rename_target
 from evalyaml.lsp import convert
@@ -61,6 +62,9 @@ def _complete(ls: EvalServer, doc: Document, position: types.Position) -> types.
     offered = completion.format_complete(req, position.character)
     if offered is not None:
         return types.CompletionList(is_incomplete=False, items=offered)
+    if is_json(doc.path):  # JSON's structure is its brackets, not YAML's indentation
+        return types.CompletionList(is_incomplete=False,
+                                    items=completion.complete_json(req, position))
     ctx = completion.context_for(req, position.character)
     if ctx is None:
         return empty

@@ -1,0 +1,129 @@
+"""Every Eval Ever (seed 003): aggregates (`<uuid4>.json`) and their instance-level samples
+(`<uuid4>_samples.jsonl`), checked per the version each file declares.
+
+Upstream (evaleval/every_eval_ever) validates everything as its newest models whatever
+`schema_version` says, places a JSONL error as `line N -> field` and never recomputes the
+checksum or a `sample_hash`. This package applies the declared version's own schema
+(`versions`, `schemacheck`) at the character, row by row (`rows`, cached per line in the
+editor), and checks what binds an aggregate to its samples (`cross`): the file named, its
+checksum and row count, every row's ids; `hashes` holds the `sample_hash` recipes real files
+use, `paths` the datastore's path convention.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable
+from pathlib import Path, PurePath
+
+from evalyaml.analysis.dataset import CaseCache, CaseMapper
+from evalyaml.analysis.findings import Finding, FindingSink
+from evalyaml.analysis.kinds import Kind
+from evalyaml.analysis.model import Definition, FileAnalysis
+from evalyaml.analysis.options import Options
+from evalyaml.analysis.text import Position, Span
+from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
+from evalyaml.formats.eee import cross, detect, paths
+from evalyaml.formats.eee.aggregate import check_aggregate
+from evalyaml.formats.eee.ide import IDE
+from evalyaml.formats.eee.kinds import AGGREGATE, SAMPLES
+from evalyaml.formats.eee.rows import NO_ROWS, RowFacts, check_samples
+from evalyaml.syntax.json import parse_json
+from evalyaml.syntax.lines import LineCache
+
+__all__ = ["AGGREGATE", "FORMAT", "SAMPLES", "EeeFormat"]
+
+PATH_RULE = "EY726"
+
+
+class EeeFormat:
+    name = "eee"
+    title = "Every Eval Ever"
+    kinds: tuple[Kind, ...] = (AGGREGATE, SAMPLES)
+    suffixes = (".json", ".jsonl")
+    ide: FormatIde = IDE
+
+    def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
+        return detect.claim(text, path, root)
+
+    def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
+        return None
+
+    def cross_check(self, path: Path, analysis: FileAnalysis, files: NamedFiles,
+                    options: Options) -> Iterable[Finding]:
+        return cross.cross_check(path, analysis, files, options)
+
+    def analyze(self, text: str, path: str | None, kind: Kind | None, options: Options, *,
+                forced: bool = False, cache: CaseCache | None = None,
+                mapper: CaseMapper | None = None) -> FileAnalysis:
+        if kind not in self.kinds:
+            claimed = detect.claim(text, path, options.root)
+            kind = claimed.kind if isinstance(claimed, Claim) else (
+                SAMPLES if path and path.lower().endswith(".jsonl") else AGGREGATE)
+        if kind is SAMPLES:
+            return _samples(text, path, options, cache)
+        return _aggregate(text, path, options)
+
+
+def _aggregate(text: str, path: str | None, options: Options) -> FileAnalysis:
+    sink = FindingSink(strict=options.strict)
+    result = FileAnalysis(path, AGGREGATE)
+    parsed = parse_json(text, sink)
+    root = parsed.documents[0] if parsed.documents else None
+    if root is not None:
+        checked = check_aggregate(root, parsed.lines, sink, path)
+        result.facts = checked.facts
+        result.references = checked.references
+        result.cases = checked.cases
+        _path_rules(path, samples=False, at=parsed.lines.span(root.start, root.start + 1),
+                    sink=sink, version=checked.facts.get("version"))
+    result.findings = sink.findings
+    return result
+
+
+def _samples(text: str, path: str | None, options: Options,
+             cache: CaseCache | None) -> FileAnalysis:
+    sink = FindingSink(strict=options.strict)
+    line_cache: LineCache[RowFacts] | None = \
+        cache.format_state("eee-rows", LineCache) if cache is not None else None
+    checked = check_samples(text, strict=options.strict, cache=line_cache)
+    sink.findings.extend(checked.findings)
+    result = FileAnalysis(path, SAMPLES)
+    first = checked.first_row
+    at = Span(Position(first, 0), Position(first, 1)) if first is not None else \
+        Span.point(0, 0)
+    if checked.rows == 0:
+        sink.add(NO_ROWS, "a samples file needs at least one row (one JSON object per line); "
+                 "this one has none", at)
+    _path_rules(path, samples=True, at=at, sink=sink, version=None)
+    result.findings = sink.findings
+    result.cases = checked.cases
+    result.facts = {"evaluation_ids": checked.evaluation_ids, "model_ids": checked.model_ids,
+                    "rows": checked.rows}
+    if path is not None:  # named by its path (see `aggregate.samples_id`)
+        own = posixpath.normpath(PurePath(path).as_posix())
+        result.definitions = [Definition(SAMPLES, own, None, at, None)]
+    return result
+
+
+def _path_rules(path: str | None, *, samples: bool, at: Span, sink: FindingSink,
+                version: object) -> None:
+    """The datastore convention, for files that use it (four levels below a `data` folder)."""
+    parts = paths.datastore_parts(path)
+    if parts is None:
+        return
+    problems: list[str] = []
+    for part, role in zip(parts[:3], ("collection", "developer", "model"), strict=True):
+        problem = paths.component_problem(part)
+        if problem:
+            problems.append(f"the {role} folder '{part}' {problem}")
+    problem = paths.name_problem(parts[3], samples=samples)
+    if problem:
+        problems.append(problem)
+    if problems:
+        sink.add(PATH_RULE, f"the datastore path data/{'/'.join(parts)} breaks the convention "
+                 "data/<collection>/<developer>/<model>/<uuid4>"
+                 f"{'_samples.jsonl' if samples else '.json'}: {'; '.join(problems)}", at)
+
+
+FORMAT = EeeFormat()

@@ -1,0 +1,16 @@
+"""The two kinds of Every Eval Ever file: an aggregate (`<uuid4>.json`) and its samples
+(`<uuid4>_samples.jsonl`, one instance-level record per line).
+
+Kept apart from `__init__` so every module of the package imports them without a cycle. The
+schema a kind names is the newest shipped version's; each file is checked against the version it
+declares (`versions.py`), and the editor walks that version's schema too.
+"""
+
+from __future__ import annotations
+
+from evalyaml.analysis.kinds import FormatKind
+
+AGGREGATE = FormatKind("eee", "Every Eval Ever aggregate", "eee/aggregate-0.3.0.schema.json",
+                       noun="evaluation_id")
+SAMPLES = FormatKind("eee", "Every Eval Ever samples file", "eee/instance-0.3.0.schema.json",
+                     noun="path", named_by_path=True)
