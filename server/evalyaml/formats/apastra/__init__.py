@@ -26,8 +26,8 @@ from evalyaml.analysis.parse import parse_text
 from evalyaml.analysis.text import LineIndex
 from evalyaml.analysis.yamltree import Budget, ExpansionLimit, Mapping, Node, to_python
 from evalyaml.formats.apastra import detect, openkeys, rules, schemas
-from evalyaml.formats.apastra.cross import cross_check
 from evalyaml.formats.apastra.context import Context, string_at
+from evalyaml.formats.apastra.cross import cross_check
 from evalyaml.formats.apastra.ide import IDE
 from evalyaml.formats.apastra.kinds import (
     CASES,
@@ -78,12 +78,9 @@ class ApastraFormat:
         if kind in LINE_KINDS or suffix == ".jsonl":
             line_cache: LineCache[RowTree] | None = (
                 cache.format_state("apastra-jsonl", LineCache) if cache is not None else None)
-            _analyze_lines(text, path, kind, sink, result, line_cache)
+            _analyze_lines(text, path, kind, sink, result=result, cache=line_cache)
         else:
-            if suffix == ".json":
-                parsed = parse_json(text, sink)
-            else:
-                parsed = parse_text(text, sink)
+            parsed = parse_json(text, sink) if suffix == ".json" else parse_text(text, sink)
             if parsed.ok and parsed.documents and parsed.documents[0] is not None:
                 ctx = Context(parsed.text, parsed.lines, sink)
                 _analyze_document(ctx, parsed.documents[0], kind, result, path)
@@ -102,8 +99,8 @@ def _validate(ctx: Context, root: Node, kind: FormatKind) -> set[int] | None:
         return None
     reporter = Reporter(ctx.sink, f"{name}.schema.json", ctx.span, ctx.first_line)
     reporter.run(schemas.validator(name), value, root)
-    openkeys.check(ctx, root, schemas.schema(name), f"{name}.schema.json", "",
-                   _resolver(name))
+    openkeys.check(ctx, root, schemas.schema(name), f"{name}.schema.json", path="",
+                   resolve=_resolver(name))
     return reporter.located
 
 
@@ -152,7 +149,7 @@ def _analyze_document(ctx: Context, root: Node, kind: FormatKind, result: FileAn
             result.facts["prompt"] = prompt[0]
 
 
-def _analyze_lines(text: str, path: str | None, kind: FormatKind, sink: FindingSink,
+def _analyze_lines(text: str, path: str | None, kind: FormatKind, sink: FindingSink, *,
                    result: FileAnalysis, cache: LineCache[RowTree] | None) -> None:
     doc = parse_jsonl(text, sink, cache=cache)
     lines: LineIndex = doc.lines

@@ -78,7 +78,7 @@ class _SpanContext(Context):
         super().__init__("", LineIndex(""), sink)
         self._at = span
 
-    def span(self, node: object) -> Span:  # type: ignore[override]
+    def span(self, node: object) -> Span:
         return self._at
 
 

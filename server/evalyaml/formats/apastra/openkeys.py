@@ -31,7 +31,7 @@ def near_miss(name: str, known: list[str], present: set[str]) -> str | None:
     return words[0] if len(words) == 1 else None
 
 
-def check(ctx: Context, node: Node, schema: dict[str, Any], title: str, path: str,
+def check(ctx: Context, node: Node, schema: dict[str, Any], title: str, *, path: str,
           resolve: Any, depth: int = 0) -> None:
     if depth > 12 or not isinstance(schema, dict):
         return
@@ -48,7 +48,7 @@ def check(ctx: Context, node: Node, schema: dict[str, Any], title: str, path: st
             name = key.text
             where = f"{path}.{name}" if path else name
             if name in props:
-                check(ctx, value, props[name], title, where, resolve, depth + 1)
+                check(ctx, value, props[name], title, path=where, resolve=resolve, depth=depth + 1)
                 continue
             if closed or name in CONVENTIONS or schema.get("patternProperties"):
                 continue  # a closed object's unknown keys are the schema's (EY800)
@@ -67,4 +67,5 @@ def check(ctx: Context, node: Node, schema: dict[str, Any], title: str, path: st
         items = schema.get("items")
         if isinstance(items, dict):
             for index, item in enumerate(node.items):
-                check(ctx, item, items, title, f"{path}[{index}]", resolve, depth + 1)
+                check(ctx, item, items, title, path=f"{path}[{index}]", resolve=resolve,
+                      depth=depth + 1)

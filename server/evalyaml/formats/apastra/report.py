@@ -86,7 +86,7 @@ class Reporter:
         if keyword == "additionalProperties" and isinstance(error.instance, dict):
             self._closed(error, root, path)
             return
-        if keyword == "dependentRequired" or keyword == "dependencies":
+        if keyword in {"dependentRequired", "dependencies"}:
             self.sink.add("EY800", f"{what}: {error.message} ({self.title})", self._owner(located))
             return
         span = self.span(node)

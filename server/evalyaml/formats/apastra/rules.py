@@ -83,7 +83,7 @@ def _strings(node: Node | None) -> list[tuple[str, Scalar]]:
             if isinstance(item, Scalar) and isinstance(item.value, str)]
 
 
-def _ref(ctx: Context, target: FormatKind, name: str, node: Scalar, origin: str,
+def _ref(ctx: Context, target: FormatKind, name: str, node: Scalar, *, origin: str,
          owner: str) -> Reference:
     return Reference(target, ctx.source(node), ctx.span(node), origin, owner, name, None)
 
@@ -96,25 +96,25 @@ def refer(ctx: Context, root: Node | None, kind: FormatKind, result: FileAnalysi
     refs = result.references
     if kind is SUITE:
         for name, node in _strings(root.get("datasets")):
-            refs.append(_ref(ctx, DATASET, name, node, "datasets", owner))
+            refs.append(_ref(ctx, DATASET, name, node, origin="datasets", owner=owner))
         for name, node in _strings(root.get("evaluators")):
-            refs.append(_ref(ctx, EVALUATOR, name, node, "evaluators", owner))
+            refs.append(_ref(ctx, EVALUATOR, name, node, origin="evaluators", owner=owner))
         prompt = string_at(root, "prompt")
         if prompt:
-            refs.append(_ref(ctx, PROMPT, prompt[0], prompt[1], "prompt", owner))
+            refs.append(_ref(ctx, PROMPT, prompt[0], prompt[1], origin="prompt", owner=owner))
     elif kind is CANARY:
         for key in ("suite_ref", "suite", "suite_id"):
             found = string_at(root, key)
             if found:
-                refs.append(_ref(ctx, SUITE, found[0], found[1], key, owner))
+                refs.append(_ref(ctx, SUITE, found[0], found[1], origin=key, owner=owner))
     elif kind is QUICK_EVAL:
         prompt = string_at(root, "prompt")
         if prompt and _is_id(prompt[0]):
-            refs.append(_ref(ctx, PROMPT, prompt[0], prompt[1], "prompt", owner))
+            refs.append(_ref(ctx, PROMPT, prompt[0], prompt[1], origin="prompt", owner=owner))
     elif kind is REGRESSION_POLICY:
         found = string_at(root, "baseline")
         if found and _is_id(found[0]) and not found[0].startswith(_BASELINE_RULES):
-            refs.append(_ref(ctx, BASELINE, found[0], found[1], "baseline", owner))
+            refs.append(_ref(ctx, BASELINE, found[0], found[1], origin="baseline", owner=owner))
     elif kind is CONSUMPTION:
         _consumption(ctx, root, result)
 
@@ -140,7 +140,8 @@ def _consumption(ctx: Context, root: Mapping, result: FileAnalysis) -> None:
                              f"(\"Unsafe prompt_id\"): it has {unsafe}", ctx.span(node))
             elif entry.get("override") is None and pin is None:
                 # Only the workspace can resolve it (a pin or an override resolves elsewhere).
-                result.references.append(_ref(ctx, PROMPT, name, node, "prompts", local.text))
+                result.references.append(_ref(ctx, PROMPT, name, node, origin="prompts",
+                                              owner=local.text))
         if pin:
             text, node = pin
             found_problem = pins.problem(text)

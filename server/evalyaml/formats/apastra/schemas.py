@@ -19,8 +19,8 @@ from typing import Any
 
 from jsonschema import Draft7Validator, Draft202012Validator
 from jsonschema.protocols import Validator
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT7, DRAFT202012, Specification
+from referencing import Registry, Resource, Specification
+from referencing.jsonschema import DRAFT7, DRAFT202012
 
 from evalyaml.formats.apastra.kinds import SCHEMA_NAMES
 
