@@ -88,7 +88,8 @@ class ApastraFormat:
         return result
 
 
-def _validate(ctx: Context, root: Node, kind: FormatKind) -> set[int] | None:
+def _validate(ctx: Context, root: Node, kind: FormatKind, *, root_name: str = "the document"
+              ) -> set[int] | None:
     """Schema findings; the offsets of values already flagged (None: the value could not be
     built)."""
     name = SCHEMA_OF[kind]
@@ -97,10 +98,12 @@ def _validate(ctx: Context, root: Node, kind: FormatKind) -> set[int] | None:
     except ExpansionLimit:
         ctx.sink.add("EY104", "aliases expand past the node budget", ctx.first_line(root))
         return None
-    reporter = Reporter(ctx.sink, f"{name}.schema.json", ctx.span, ctx.first_line)
-    reporter.run(schemas.validator(name), value, root)
+    covered: set[tuple[str, str]] = set()
     openkeys.check(ctx, root, schemas.schema(name), f"{name}.schema.json", path="",
-                   resolve=_resolver(name))
+                   resolve=_resolver(name), covered=covered)
+    reporter = Reporter(ctx.sink, f"{name}.schema.json", ctx.span, ctx.first_line)
+    reporter.root_name = root_name
+    reporter.run(schemas.validator(name), value, root, covered)
     return reporter.located
 
 
@@ -158,7 +161,7 @@ def _analyze_lines(text: str, path: str | None, kind: FormatKind, sink: FindingS
         if row.root is None:
             continue
         ctx = Context(text, lines, sink, base=row.start_offset)
-        flagged = _validate(ctx, row.root, kind)
+        flagged = _validate(ctx, row.root, kind, root_name=f"line {row.number + 1}")
         if flagged is not None:
             rules.check_digests(ctx, row.root, kind, flagged, None)
         rows.append((ctx, row.root))

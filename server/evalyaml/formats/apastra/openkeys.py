@@ -32,7 +32,7 @@ def near_miss(name: str, known: list[str], present: set[str]) -> str | None:
 
 
 def check(ctx: Context, node: Node, schema: dict[str, Any], title: str, *, path: str,
-          resolve: Any, depth: int = 0) -> None:
+          resolve: Any, covered: set[tuple[str, str]], depth: int = 0) -> None:
     if depth > 12 or not isinstance(schema, dict):
         return
     schema = resolve(schema)
@@ -48,7 +48,7 @@ def check(ctx: Context, node: Node, schema: dict[str, Any], title: str, *, path:
             name = key.text
             where = f"{path}.{name}" if path else name
             if name in props:
-                check(ctx, value, props[name], title, path=where, resolve=resolve, depth=depth + 1)
+                check(ctx, value, props[name], title, path=where, resolve=resolve, covered=covered, depth=depth + 1)
                 continue
             if closed or name in CONVENTIONS or schema.get("patternProperties"):
                 continue  # a closed object's unknown keys are the schema's (EY800)
@@ -56,11 +56,16 @@ def check(ctx: Context, node: Node, schema: dict[str, Any], title: str, *, path:
                 continue
             choice = near_miss(name, list(props), present)
             if choice:
+                covered.add((path or "the document", choice))
                 span = ctx.span(key)
                 owner = path or "the document"
+                required = choice in schema.get("required", ())
+                message = (f"{owner} misses the required key '{choice}': Apastra does not read "
+                           f"'{name}'; did you mean '{choice}'? ({title})" if required else
+                           f"Apastra ignores '{name}' in {owner}: {title} defines "
+                           f"'{choice}'; did you mean '{choice}'?")
                 ctx.sink.add(
-                    "EY801", f"Apastra ignores '{name}' in {owner}: {title} defines "
-                    f"'{choice}'; did you mean '{choice}'?", span,
+                    "EY800" if required else "EY801", message, span,
                     fixes=(Fix(f"Rename to '{choice}'",
                                (TextEdit(span, _key_text(key, choice)),), preferred=True),))
     elif isinstance(node, Sequence):
@@ -68,4 +73,4 @@ def check(ctx: Context, node: Node, schema: dict[str, Any], title: str, *, path:
         if isinstance(items, dict):
             for index, item in enumerate(node.items):
                 check(ctx, item, items, title, path=f"{path}[{index}]", resolve=resolve,
-                      depth=depth + 1)
+                      covered=covered, depth=depth + 1)

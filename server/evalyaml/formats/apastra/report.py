@@ -44,22 +44,34 @@ class Reporter:
         self.span = span
         self.first_line = first_line
         self.located: set[int] = set()  # start offsets of values a finding is on
+        self.covered: set[tuple[str, str]] = set()
+        self.root_name = "the document"
 
-    def run(self, validator: Validator, value: PyValue, root: Node) -> None:
+    def _where(self, path: tuple[str | int, ...]) -> str:
+        return path_text(path) if path else self.root_name
+
+    def run(self, validator: Validator, value: PyValue, root: Node,
+            covered: set[tuple[str, str]] | None = None) -> None:
+        """`covered`: (object path, key) pairs a near-miss finding already names, so a
+        misspelt required key is one finding (on the misspelling), not two."""
         errors = sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
         missing: dict[tuple[str | int, ...], list[str]] = {}
+        self.covered = covered if covered is not None else set()
         for error in errors:
             path = tuple(error.absolute_path)
             if error.validator == "required":
                 missing.setdefault(path, []).append(_quoted_name(error.message))
                 continue
             self._report(error, root, path)
-        for path, names in missing.items():
+        for path, all_names in missing.items():
+            names = [n for n in all_names if (path_text(path), n) not in self.covered]
+            if not names:
+                continue
             located = locate(root, path)
             if located.node is None:
                 continue
             where = self._owner(located)
-            what = path_text(path)
+            what = self._where(path)
             keys = ", ".join(f"'{n}'" for n in names)
             noun = "key" if len(names) == 1 else "keys"
             self.sink.add("EY800", f"{what} misses the required {noun} {keys} "
@@ -77,7 +89,7 @@ class Reporter:
         if node is None:
             return
         keyword = str(error.validator)
-        what = path_text(path)
+        what = self._where(path)
         if keyword in ("anyOf", "oneOf") and error.context:
             deepest = max(error.context, key=lambda e: len(list(e.absolute_path)))
             if len(list(deepest.absolute_path)) > len(path):
@@ -105,6 +117,15 @@ class Reporter:
                                          preferred=True),))
                 return
         elif keyword == "pattern":
+            choices = _alternatives(str(error.validator_value))
+            choice = (best(str(error.instance), choices)
+                      if choices and isinstance(error.instance, str) else None)
+            if choice and isinstance(node, Scalar):
+                self.sink.add("EY800", f"{what} '{error.instance}' is not one of the types "
+                              f"Apastra knows; did you mean '{choice}'? ({self.title})", span,
+                              fixes=(Fix(f"Change to '{choice}'", (TextEdit(span, _key_text(
+                                  node, choice)),), preferred=True),))
+                return
             message = f"{what} {_short(error.instance)} does not match {error.validator_value}"
         elif keyword in ("minItems", "minLength", "minProperties"):
             message = f"{what} is too short ({keyword} {error.validator_value})"
@@ -130,9 +151,10 @@ class Reporter:
             if key_located.key is None:
                 continue
             key_span = self.span(key_located.key)
-            where = path_text(path)
+            where = self._where(path)
             choice = best(name, [k for k in known if k not in instance])
             if choice:
+                self.covered.add((path_text(path), choice))
                 self.sink.add(
                     "EY800", f"{where} does not allow '{name}'; did you mean '{choice}'? "
                     f"({self.title})", key_span,
@@ -151,6 +173,16 @@ def _key_text(key: Node, name: str) -> str:
     if isinstance(key, Scalar) and key.style == "'":
         return f"'{name}'"
     return name
+
+
+def _alternatives(pattern: str) -> list[str]:
+    """The words of an enumeration written as a pattern: `^(not-)?(equals|contains|...)$`."""
+    import re
+    found = re.fullmatch(r"\^(\(not-\)\?)?\(([\w|-]+)\)\$", pattern)
+    if not found:
+        return []
+    words = found.group(2).split("|")
+    return words + [f"not-{w}" for w in words] if found.group(1) else words
 
 
 def _pattern_allows(schema: dict[str, Any], name: str) -> bool:
