@@ -37,6 +37,9 @@ def hover(doc: Source, kind: Kind, pos: Position, *, workspace: Workspace,
         item = _item_detail(doc, pos, workspace=workspace)
         if item is not None:
             return item
+        referenced = _format_reference(doc, pos, workspace=workspace, today=today)
+        if referenced is not None:
+            return referenced
     ctx = lookup.context(doc, pos)
     if ctx is None:
         return None
@@ -78,6 +81,26 @@ def hover(doc: Source, kind: Kind, pos: Position, *, workspace: Workspace,
         return _hover(f"{head}\n\n{schema_nav.description(node.schema)}{tail}", pos.line,
                       word.start(), word.end())
     return None
+
+
+def _format_reference(doc: Source, pos: Position, *, workspace: Workspace,
+                      today: date | None) -> HoverInfo | None:
+    """Another format's reference by id (in YAML or JSON): the referenced file's definition
+    (an Apastra suite's evaluator id shows the evaluator's metrics)."""
+    analysis = workspace.analysis(normalize(doc.path)) if doc.path is not None else None
+    found = lookup.analysed_reference_at(doc, analysis, pos)
+    if found is None or found.id_span is None:
+        return None
+    ref = found.reference
+    resolution = workspace.resolve(ref)
+    if resolution.status is Status.RESOLVED and resolution.definition is not None:
+        root = workspace.root_for(doc.path).path if doc.path else None
+        text = describe_definition(resolution.path, resolution.definition, root, today)
+    else:
+        text = f"`{ref.id}`: no {ref.target.value} with {ref.target.noun} `{ref.id}` in the " \
+               "workspace"
+    span = found.id_span
+    return _hover(text, span.start.line, span.start.character, span.end.character)
 
 
 def _item_detail(doc: Source, pos: Position, *, workspace: Workspace) -> HoverInfo | None:

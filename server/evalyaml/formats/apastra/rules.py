@@ -49,8 +49,8 @@ def define(ctx: Context, root: Node | None, kind: FormatKind, result: FileAnalys
         result.facts["metrics"] = [m for m, _ in metrics]
         described = string_at(root, "description")
         kind_text = string_at(root, "type")
-        lines = [f"**{name}**" + (f" ({kind_text[0]} evaluator)" if kind_text else ""),
-                 "metrics: " + ", ".join(f"`{m}`" for m, _ in metrics) if metrics else ""]
+        lines = [(f"{kind_text[0]} evaluator" if kind_text else "evaluator")
+                 + " · metrics: " + (", ".join(f"`{m}`" for m, _ in metrics) or "none")]
         if described:
             lines.append(described[0])
         description = "\n\n".join(line for line in lines if line)
