@@ -378,11 +378,16 @@ CORPUS = Path("/work/shared/corpus")
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is not on this machine")
 def test_corpus_of_other_projects_checks_silently() -> None:
     """~300 eval files from other projects (promptfoo, AgentV, Apastra, openai/evals,
-    lm-evaluation-harness, ...): none is ours, so nothing is reported, folder or file."""
+    lm-evaluation-harness, ...): none is ours, so nothing is reported, folder or file. Apastra's
+    own repository is a format evalyaml serves: its findings, each confirmed by an upstream
+    rule, are listed in tests/formats/apastra/test_corpus.py."""
     result = run("check", str(CORPUS), "--format", "json", cwd=REPO)
-    assert (result.code, result.out, result.err) == (0, "[]\n", "")
-    yaml_files = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".yaml", ".yml"))
-    assert len(yaml_files) >= 140
+    findings = json.loads(result.out)
+    assert result.err == ""
+    assert [f for f in findings if "/corpus/apastra/" not in f["path"]] == []
+    yaml_files = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".yaml", ".yml")
+                        and "apastra" not in p.relative_to(CORPUS).parts[:1])
+    assert len(yaml_files) >= 120
     result = run("check", *map(str, yaml_files), "--today", TODAY, cwd=REPO)
     assert (result.code, result.err) == (0, "")
     lines = result.out.splitlines()
