@@ -84,6 +84,12 @@ class FormatIde:
 
     extra_keys: Mapping[tuple[str, tuple[str, ...]], tuple[KeyDoc, ...]] = field(
         default_factory=dict)
+    # Values written where another file is named by id, per kind and JSON path of the value
+    # (list items `"*"`): completion offers the index's ids of the target kind there.
+    references: Mapping[tuple[str, tuple[str, ...]], Kind] = field(default_factory=dict)
+    # Values a schema cannot enumerate (a pattern of alternatives), per kind and JSON path.
+    values: Mapping[tuple[str, tuple[str, ...]], tuple[KeyDoc, ...]] = field(
+        default_factory=dict)
 
 
 class NamedFiles(Protocol):

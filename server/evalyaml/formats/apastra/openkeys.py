@@ -48,7 +48,8 @@ def check(ctx: Context, node: Node, schema: dict[str, Any], title: str, *, path:
             name = key.text
             where = f"{path}.{name}" if path else name
             if name in props:
-                check(ctx, value, props[name], title, path=where, resolve=resolve, covered=covered, depth=depth + 1)
+                check(ctx, value, props[name], title, path=where, resolve=resolve,
+                      covered=covered, depth=depth + 1)
                 continue
             if closed or name in CONVENTIONS or schema.get("patternProperties"):
                 continue  # a closed object's unknown keys are the schema's (EY800)
