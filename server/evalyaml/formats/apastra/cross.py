@@ -125,7 +125,8 @@ def _inputs(analysis: FileAnalysis, files: NamedFiles, sink: FindingSink) -> Non
     if prompt is None:
         return
     variables = prompt[1].facts.get("variables")
-    if not isinstance(variables, list):
+    used = prompt[1].facts.get("placeholders")
+    if not isinstance(variables, list) or not isinstance(used, list):
         return
     for ref in analysis.references:
         if ref.target is not DATASET or not ref.id:
@@ -140,10 +141,21 @@ def _inputs(analysis: FileAnalysis, files: NamedFiles, sink: FindingSink) -> Non
         if not isinstance(inputs, dict):
             continue
         extra: dict[str, list[str]] = {}
+        unsupplied: dict[str, list[str]] = {}
         for case_id, keys in inputs.items():
             for key in keys:
                 if key not in variables:
                     extra.setdefault(key, []).append(case_id)
+            for name in used:
+                if name not in keys:
+                    unsupplied.setdefault(name, []).append(case_id)
+        for name, case_ids in sorted(unsupplied.items()):
+            shown = ", ".join(f"'{c}'" for c in case_ids[:3])
+            more = f" and {len(case_ids) - 3} more" if len(case_ids) > 3 else ""
+            sink.add("EY809", f"prompt '{prompt_id}' uses '{{{{{name}}}}}' but dataset "
+                     f"'{ref.id}' gives no input '{name}' (case {shown}{more}): Apastra leaves "
+                     "it in the prompt as written", ref.span,
+                     related=(Related(str(prompt[0]), Span.point(0, 0), "the prompt"),))
         for key, case_ids in sorted(extra.items()):
             shown = ", ".join(f"'{c}'" for c in case_ids[:3])
             more = f" and {len(case_ids) - 3} more" if len(case_ids) > 3 else ""

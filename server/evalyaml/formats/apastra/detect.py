@@ -11,6 +11,9 @@ else a prompt spec). The other folders its docs and workflows use are read the s
 - PATH: the folders above, below a `promptops/` (or `derived-index/`) folder; `.md` and `.sh`
   files there are never ours, and `promptops/schemas/` holds the schemas themselves.
 - SHAPE: a prompt spec directly in `promptops/` (root `id`, `variables` and `template`).
+`promptops.config.yaml` anywhere is the project configuration (`runtime/config.py`). Apastra's
+"minimal mode" (`prompts/`, `evals/` at the repository root) is not recognised: other tools use
+those folder names.
 """
 
 from __future__ import annotations
@@ -60,6 +63,8 @@ _RUN_FILES: dict[str, FormatKind] = {
     "regression_report.json": BY_SCHEMA["regression-report"],
     "run_artifact.json": BY_SCHEMA["run-artifact"],
 }
+_RULES = re.compile(r"^rules[ \t]*:", re.MULTILINE)
+_BASELINE = re.compile(r"^baseline[ \t]*:", re.MULTILINE)
 _PACKAGE_NAMES = frozenset({"package.yaml", "package.yml", "package.json"})
 
 
@@ -73,11 +78,15 @@ def claim(text: str, path: str | None, root: str | None) -> Claim | None:
         if named and named.group("name") in BY_SCHEMA:
             return Claim(BY_SCHEMA[named.group("name")], Tier.DIRECTIVE,
                          "its $schema names an Apastra schema")
+    name = PurePath(path).name if path else ""
+    if name in ("promptops.config.yaml", "promptops.config.yml"):
+        return Claim(BY_SCHEMA["promptops-config"], Tier.PATH,
+                     "Apastra's runtime reads promptops.config.yaml")
     parts = _parts_below(path, root)
     if parts is None:
         return None
     base, rest = parts
-    kind = _by_place(base, rest, suffix)
+    kind = _by_place(base, rest, suffix, head)
     if kind is not None:
         return Claim(kind, Tier.PATH, f"its place under {base}/ names it")
     if base == "promptops" and len(rest) == 1 and suffix != ".jsonl" and all(
@@ -102,7 +111,7 @@ def _parts_below(path: str | None, root: str | None) -> tuple[str, list[str]] | 
     return None
 
 
-def _by_place(base: str, rest: list[str], suffix: str) -> FormatKind | None:
+def _by_place(base: str, rest: list[str], suffix: str, head: str) -> FormatKind | None:
     folder, name = rest[0], rest[-1]
     if len(rest) < 2:
         return None
@@ -126,7 +135,8 @@ def _by_place(base: str, rest: list[str], suffix: str) -> FormatKind | None:
         return DATASET
     if folder == "prompts":
         return PACKAGE if name in _PACKAGE_NAMES else PROMPT
-    if folder == "policies" and suffix in (".yaml", ".yml") and name.startswith("regression"):
+    if folder == "policies" and suffix in (".yaml", ".yml") and (
+            name.startswith("regression") or (_RULES.search(head) and _BASELINE.search(head))):
         return REGRESSION_POLICY
     if folder == "delivery":
         return (BY_SCHEMA["observability-adapter-config"] if name.startswith("observability")

@@ -271,6 +271,7 @@ def check_templates(ctx: Context, root: Node | None, kind: FormatKind,
         declared = [k.text for k, _ in variables.pairs if isinstance(k, Scalar)] \
             if isinstance(variables, Mapping) else []
         result.facts["variables"] = sorted(set(declared) | set(names))
+        result.facts["placeholders"] = names
     if kind is QUICK_EVAL:
         _quick_eval_inputs(ctx, root, found)
 
