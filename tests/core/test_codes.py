@@ -16,7 +16,7 @@ CLASS_NAMES = {"BROKEN": CodeClass.BROKEN, "CONTRACT": CodeClass.CONTRACT,
 
 def test_codes_are_well_formed_and_grouped() -> None:
     groups = {"1": "yaml", "2": "contract", "3": "references", "4": "judge", "5": "dialects",
-              "6": "agentv", "7": "every-eval-ever"}
+              "6": "agentv", "7": "every-eval-ever", "8": "apastra"}
     for code_id, code in CODES.items():
         assert re.fullmatch(r"EY[1-9]\d\d", code_id), code_id
         assert code.code == code_id

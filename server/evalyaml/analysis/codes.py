@@ -150,6 +150,7 @@ CODES: dict[str, Code] = _catalogue(
          "An id list or gain map in `expected_output` has an entry retrieval metrics reject."),
     Code("EY519", "padosoft-trajectory", C,
          "`metadata.trajectory` holds expectations the trajectory metrics ignore."),
+<<<<<<< HEAD
     # EY6xx: AgentV eval suites (EY600-EY699)
     Code("EY600", "agentv-not-mapping", B, "The suite is not a YAML mapping."),
     Code("EY601", "agentv-unknown-key", C, "A suite or test key agentv does not read."),
@@ -226,6 +227,36 @@ CODES: dict[str, Code] = _catalogue(
     Code("EY724", "eee-model-id", B, "A row's `model_id` is not its aggregate's `model_info.id`."),
     Code("EY725", "eee-sample-hash", C, "`sample_hash` matches no known recipe."),
     Code("EY726", "eee-path-convention", C, "A datastore path breaks the naming convention."),
+=======
+    # Apastra PromptOps (seed 002): EY800-EY899.
+    Code("EY800", "apastra-schema", B,
+         "A file breaks the Apastra schema its place names (ajv rejects it)."),
+    Code("EY801", "apastra-ignored-key", C,
+         "A key outside an open schema object is close to a key the schema defines."),
+    Code("EY802", "apastra-stale-digest", C,
+         "A digest does not match what Apastra computes for the content it names."),
+    Code("EY803", "apastra-placeholder-digest", C,
+         "A digest is the sha256 of the empty string: a placeholder."),
+    Code("EY804", "apastra-malformed-digest", C,
+         "A digest is not `sha256:` and 64 lowercase hex digits."),
+    Code("EY805", "apastra-digest-implementation", A,
+         "A digest matches only one of Apastra's two digest implementations (non-ASCII text)."),
+    Code("EY806", "apastra-digest-unreadable", C,
+         "Apastra's digest tools cannot hash the file (an unquoted YAML date)."),
+    Code("EY807", "apastra-threshold-metric", C,
+         "A suite threshold names a metric no evaluator of the suite produces."),
+    Code("EY808", "apastra-input-not-variable", C,
+         "A dataset's case gives an input the suite's prompt has no variable for."),
+    Code("EY809", "apastra-unsupplied-placeholder", C,
+         "A `{{name}}` placeholder of a quick eval that a case gives no input for."),
+    Code("EY810", "apastra-spaced-placeholder", C,
+         "`{{ name }}` with spaces, which Apastra never substitutes."),
+    Code("EY811", "apastra-duplicate-case-id", C, "Two lines of a dataset share a `case_id`."),
+    Code("EY812", "apastra-malformed-pin", B,
+         "A consumption-manifest pin Apastra's resolver cannot resolve as written."),
+    Code("EY813", "apastra-unsafe-prompt-id", B,
+         "A prompt id Apastra's resolver refuses (backslash, absolute, `.`/`..` segments)."),
+>>>>>>> apastra
 )
 
 

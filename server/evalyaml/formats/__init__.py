@@ -11,10 +11,11 @@ import re
 from pathlib import PurePath
 
 from evalyaml.analysis.kinds import Kind, modeline_schema
-from evalyaml.formats import agentv, contract, eee, padosoft
+from evalyaml.formats import agentv, apastra, contract, eee, padosoft
 from evalyaml.formats.base import Claim, Format, NearMiss, Refusal, Tier
 
-FORMATS: tuple[Format, ...] = (contract.FORMAT, padosoft.FORMAT, agentv.FORMAT, eee.FORMAT)
+FORMATS: tuple[Format, ...] = (contract.FORMAT, padosoft.FORMAT, agentv.FORMAT, eee.FORMAT,
+                               apastra.FORMAT)
 FALLBACK: Format = FORMATS[0]
 
 _BY_NAME: dict[str, Format] = {f.name: f for f in FORMATS}

@@ -130,6 +130,12 @@ class FormatIde:
     # The schema a JSON document (or JSONL row) of a kind is written against, read from its
     # text (a declared version); None falls back to the kind's `schema_file`.
     schema_of: Callable[[Kind, str], Mapping[str, Any] | None] | None = None
+    # Values written where another file is named by id, per kind and JSON path of the value
+    # (list items `"*"`): completion offers the index's ids of the target kind there.
+    references: Mapping[tuple[str, tuple[str, ...]], Kind] = field(default_factory=dict)
+    # Values a schema cannot enumerate (a pattern of alternatives), per kind and JSON path.
+    values: Mapping[tuple[str, tuple[str, ...]], tuple[KeyDoc, ...]] = field(
+        default_factory=dict)
 
 
 class NamedFiles(Protocol):

@@ -106,6 +106,11 @@ def complete(req: Request, ctx: Context) -> list[Completion]:
             return _template_variables(req, ctx)
         return []
     if ctx.in_key:
+        if isinstance(req.kind, FormatKind) and ctx.path and ctx.path[-1] is ITEM:
+            # A bare list item: a value where the format names other files by id.
+            by_format = _format_values(req, ctx)
+            if by_format is not None:
+                return by_format
         return _keys(req, ctx)
     if ctx.in_value:
         return _values(req, ctx)
@@ -263,6 +268,10 @@ def _values(req: Request, ctx: Context) -> list[Completion]:
     check_kind = _check_kind_of(ctx)
     if key in REFERENCE_KEYS:
         return _references(req, ctx, REFERENCE_KEYS[key])
+    if isinstance(req.kind, FormatKind):
+        by_format = _format_values(req, ctx)
+        if by_format is not None:
+            return by_format
     parent = _node_and_kind(req, parent_path, check_kind)
     if parent is None:
         return []
@@ -287,6 +296,47 @@ def _values(req: Request, ctx: Context) -> list[Completion]:
         span=_range(req, ctx.start_col, ctx.end_col),
         new_text=lead + value,
     ) for index, value in enumerate(values)]
+
+
+def _format_values(req: Request, ctx: Context) -> list[Completion] | None:
+    """Ids of the target kind where a format names another file (`FormatIde.references`), and
+    values a format lists beyond its schema (`FormatIde.values`); None when neither applies."""
+    assert isinstance(req.kind, FormatKind)
+    ide = format_of(req.kind).ide
+    where = tuple("*" if part is ITEM else str(part) for part in ctx.path)
+    target = ide.references.get((req.kind.value, where))
+    rng = _range(req, ctx.start_col, ctx.end_col)
+    lead = _lead(req, ctx)
+    if target is not None:
+        root = req.workspace.root_for(req.doc.path).path if req.doc.path else None
+        items: list[Completion] = []
+        for index, ref_id in enumerate(req.workspace.known_ids(target)):
+            found = req.workspace.definitions_of(target, ref_id)
+            first = found[0] if found else None
+            items.append(Completion(
+                label=ref_id,
+                kind=CompletionKind.REFERENCE,
+                detail=target.value,
+                documentation=_doc(describe_definition(first[0], first[1], root, None))
+                if first else None,
+                sort_text=f"{index:04d}",
+                filter_text=ref_id,
+                span=rng,
+                new_text=lead + ref_id,
+            ))
+        return items
+    docs = ide.values.get((req.kind.value, where))
+    if docs is None:
+        return None
+    return [Completion(
+        label=doc.name,
+        kind=CompletionKind.VALUE,
+        documentation=_doc(doc.doc),
+        sort_text=f"{index:03d}",
+        filter_text=doc.name,
+        span=rng,
+        new_text=lead + (doc.insert or doc.name),
+    ) for index, doc in enumerate(docs)]
 
 
 def _lead(req: Request, ctx: Context) -> str:

@@ -35,8 +35,11 @@ def hover(doc: Source, kind: Kind, pos: Position, *, workspace: Workspace,
         if tip is not None:
             return tip
         item = _item_detail(doc, pos, workspace=workspace)
-        if item is not None or kind.schema_file is None:
+        if item is not None:
             return item
+        referenced = _format_reference(doc, pos, workspace=workspace, today=today)
+        if referenced is not None or kind.schema_file is None:
+            return referenced
     if json_features.is_json(doc.path):
         return json_features.hover(doc, kind, pos)  # YAML's cursor cannot read JSON
     ctx = lookup.context(doc, pos)
@@ -98,6 +101,26 @@ def _format_hover(doc: Source, kind: FormatKind, pos: Position, *, workspace: Wo
     if tip is None:
         return None
     return _hover(tip.markdown, pos.line, tip.start, tip.end)
+
+
+def _format_reference(doc: Source, pos: Position, *, workspace: Workspace,
+                      today: date | None) -> HoverInfo | None:
+    """Another format's reference by id (in YAML or JSON): the referenced file's definition
+    (an Apastra suite's evaluator id shows the evaluator's metrics)."""
+    analysis = workspace.analysis(normalize(doc.path)) if doc.path is not None else None
+    found = lookup.analysed_reference_at(doc, analysis, pos)
+    if found is None or found.id_span is None:
+        return None
+    ref = found.reference
+    resolution = workspace.resolve(ref)
+    if resolution.status is Status.RESOLVED and resolution.definition is not None:
+        root = workspace.root_for(doc.path).path if doc.path else None
+        text = describe_definition(resolution.path, resolution.definition, root, today)
+    else:
+        text = f"`{ref.id}`: no {ref.target.value} with {ref.target.noun} `{ref.id}` in the " \
+               "workspace"
+    span = found.id_span
+    return _hover(text, span.start.line, span.start.character, span.end.character)
 
 
 def _item_detail(doc: Source, pos: Position, *, workspace: Workspace) -> HoverInfo | None:

@@ -8,6 +8,7 @@ closed schema, shared base included) and otherwise by looking a key up in every 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from evalyaml.analysis.kinds import FileKind, Kind
@@ -40,7 +41,32 @@ def root(kind: Kind) -> Node:
 def _resolve(kind: Kind, node: Schema) -> Node:
     if node.get("$ref") == _CHECK_REF:
         return Node(kind, subschema(kind, "/$defs/check"), is_check=True)
+    ref = node.get("$ref")
+    if isinstance(ref, str) and not ref.startswith("#"):
+        other = _kind_by_schema_id().get(ref) or _kind_by_schema_id().get(ref.rsplit("/", 1)[-1])
+        if other is not None:
+            return Node(other, schema(other))
     return Node(kind, resolve_local(kind, node))
+
+
+@cache
+def _kind_by_schema_id() -> dict[str, Kind]:
+    """Every shipped schema by its `$id` and by its file name, so that a `$ref` to another
+    schema of the same format (Apastra's quick eval names its case schema by URL) is walked."""
+    from evalyaml.formats import FORMATS
+    out: dict[str, Kind] = {}
+    for fmt in FORMATS:
+        for kind in fmt.kinds:
+            if kind.schema_file is None:
+                continue
+            try:
+                declared = schema(kind).get("$id")
+            except (OSError, ValueError):
+                continue
+            if isinstance(declared, str):
+                out.setdefault(declared, kind)
+            out.setdefault(kind.schema_file.rsplit("/", 1)[-1], kind)
+    return out
 
 
 def check_node(kind_name: str | None) -> Node:

@@ -1,0 +1,70 @@
+"""Apastra's digest recipe, reproduced: the expected values below were printed by Apastra's own
+`runtime/digest.py` and `validators/compute-digest.sh` (at 17667b57, with PyYAML 6.0.3) on the
+files in `data/`, so a difference is ours."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evalyaml.analysis.findings import FindingSink
+from evalyaml.analysis.parse import parse_text
+from evalyaml.analysis.yamltree import Scalar
+from evalyaml.formats.apastra import digests
+
+DATA = Path(__file__).parent / "data"
+
+
+def _yaml_digests(text: str) -> digests.Digests:
+    parsed = parse_text(text, FindingSink(strict=False))
+    assert parsed.ok and parsed.documents[0] is not None
+    return digests.of_value(digests.value_11(parsed.documents[0]))
+
+
+def test_yaml_read_as_yaml_1_1_gives_both_implementations_digests() -> None:
+    # booleans yes/No/on/OFF, octal 017, 1_000, sexagesimal 1:30 and 190:20:30.15, 0x1F,
+    # -0b101, .inf, "1e3" (a string in YAML 1.1), non-ASCII text.
+    found = _yaml_digests((DATA / "yaml11.yaml").read_text(encoding="utf-8"))
+    assert found.runtime == ("sha256:c9fc5188bcc20dc5aea6aa2ba23fe57ab027a02b365eb76acab6bea9"
+                             "3deff38c")
+    assert found.script == ("sha256:a816664c170b34399e539f2a80ba57f875c6719a98a75923fba5dce32"
+                            "0353d8a")
+
+
+def test_jsonl_lines_canonicalised_and_joined_without_a_trailing_newline() -> None:
+    text = (DATA / "crlf-non-ascii.jsonl").read_bytes().decode("utf-8")
+    found = digests.of_jsonl(text)
+    assert found is not None
+    assert found.runtime == ("sha256:0ea651e7cba6fe844a7b9d023d99390f10fc1c9a415421075c098185"
+                             "ac89cd0c")
+    assert found.script == ("sha256:067d0dd25ad6886abf41cb201d125e57e3cf89808572def278bd099e6"
+                            "3699ad6")
+
+
+def test_the_corpus_dataset_digest() -> None:
+    text = '{"case_id": "c", "inputs": {"text": "hi"}}\n'
+    found = digests.of_jsonl(text)
+    assert found is not None and found.agree
+    assert digests.of_jsonl(text + "\n\n") == found
+
+
+def test_an_unquoted_date_has_no_digest() -> None:
+    parsed = parse_text("id: a\nwhen: 2026-01-02\n", FindingSink(strict=False))
+    root = parsed.documents[0]
+    assert root is not None
+    with pytest.raises(digests.Unreadable) as raised:
+        digests.value_11(root)
+    assert isinstance(raised.value.node, Scalar) and raised.value.node.text == "2026-01-02"
+
+
+def test_a_line_that_is_not_json_has_no_digest() -> None:
+    assert digests.of_jsonl('{"a": 1}\n{oops\n') is None
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("yes", True), ("Off", False), ("y", "y"), ("017", 15), ("0o17", "0o17"), ("1_000", 1000),
+    ("1:30", 90), ("1e3", "1e3"), ("1.0e+3", 1000.0), ("~", None), ("0x1F", 31),
+])
+def test_plain_scalars_as_pyyaml_reads_them(text: str, value: object) -> None:
+    assert digests.scalar_11(Scalar("tag:yaml.org,2002:str", 0, len(text), text, "")) == value
