@@ -369,11 +369,15 @@ def _analyze_case_text(case_text: str, options: Options, *, allow_open_end: bool
     # The depth guard runs here, on each text the parser is given, not once on the whole file:
     # on a keystroke only the edited case is parsed, so only it is scanned.
     parsed = parse_text(case_text, sink)
-    if not parsed.ok:
-        at_end = any(f.span.end >= parsed.lines.position(len(case_text.rstrip()))
-                     for f in sink.findings)
+    if not parsed.ok or parsed.error_at is not None:
+        # The parse's own error (a recovered tree's findings come after it): a case that
+        # breaks at its very end may run on into the next one.
+        reported = sink.findings if not parsed.ok else sink.findings[:1]
+        end = parsed.lines.position(len(case_text.rstrip()))
+        at_end = any(f.span.end >= end for f in reported)
         if at_end and not allow_open_end:
             return None
+    if not parsed.ok:
         whole = parsed.lines.span(0, parsed.lines.line_end(0))
         return CaseResult(tuple(sink.findings), CaseSummary(None, whole, None), None, None, None)
     root = parsed.documents[0] if parsed.documents else None

@@ -29,6 +29,7 @@ from ruamel.yaml.tokens import (
 from evalyaml.analysis import resolver
 from evalyaml.analysis.fastparse import fast_parse
 from evalyaml.analysis.findings import FindingSink, Related
+from evalyaml.analysis.recover import MAX_HOLES, Hole, Mask, blank, hole_at
 from evalyaml.analysis.resolver import FastResolver
 from evalyaml.analysis.text import LineIndex, Span
 from evalyaml.analysis.yamltree import MERGE_TAG, Mapping, Node, Scalar, Sequence
@@ -77,7 +78,9 @@ class ParsedText:
     text: str
     lines: LineIndex
     documents: list[Node | None]
-    ok: bool  # False when a syntax or limit finding stopped the parse
+    ok: bool  # False when a syntax or limit finding stopped the parse (and nothing recovered)
+    holes: tuple[Hole, ...] = ()  # the blanked lines of a recovered parse (`recover.py`)
+    error_at: int | None = None  # where the syntax error that stopped the parse was reported
 
     def span(self, node: Node) -> Span:
         return self.lines.span(node.start, node.end)
@@ -146,8 +149,44 @@ FAST_PATH = True
 """Whether `parse_text` tries `fastparse.fast_parse` first; tests turn it off to compare."""
 
 
-def parse_text(text: str, sink: FindingSink, *, pure: bool = False) -> ParsedText:
-    """Parse all documents of `text`; findings go to `sink`, with spans relative to `text`."""
+def parse_text(text: str, sink: FindingSink, *, pure: bool = False,
+               recover: bool = True) -> ParsedText:
+    """Parse all documents of `text`; findings go to `sink`, with spans relative to `text`.
+
+    After a syntax error (reported as ever) the broken lines are blanked and the rest parsed
+    again (`recover.py`): the result is `ok` with its `holes`, and `sink` gets the mask that
+    keeps the blanks' own consequences out of the findings. `recover=False` stops at the
+    error, as before."""
+    first = _parse_once(text, sink, pure=pure)
+    if first.ok or first.error_at is None or not recover:
+        return first
+    return _recover(text, first, sink, pure=pure)
+
+
+def _recover(text: str, first: ParsedText, sink: FindingSink, *, pure: bool) -> ParsedText:
+    holes: list[Hole] = []
+    work, at = text, first.error_at
+    while at is not None and len(holes) < MAX_HOLES:
+        hole = hole_at(first.lines if work is text else LineIndex(work), at, holes)
+        if hole is None:
+            break
+        holes.append(hole)
+        work = blank(work, hole)
+        trial = FindingSink(strict=sink.strict)
+        parsed = _parse_once(work, trial, pure=pure)
+        if parsed.ok:
+            mask = Mask(first.lines, tuple(holes))
+            sink.mask = mask.hides
+            for finding in trial.findings:  # duplicate keys, unsafe tags of the recovered tree
+                if not mask.hides(finding.code, finding.message, finding.span):
+                    sink.findings.append(finding)
+            return ParsedText(text, first.lines, parsed.documents, ok=True,
+                              holes=tuple(holes), error_at=first.error_at)
+        at = parsed.error_at
+    return first
+
+
+def _parse_once(text: str, sink: FindingSink, *, pure: bool) -> ParsedText:
     lines = LineIndex(text)
     body, base = (text[1:], 1) if text.startswith("\ufeff") else (text, 0)
     if FAST_PATH and not pure and not base:  # the simple common subset: see fastparse.py
@@ -168,8 +207,8 @@ def parse_text(text: str, sink: FindingSink, *, pure: bool = False) -> ParsedTex
     try:
         raw_docs = _compose_all(body, pure=pure or _CParser is None)
     except MarkedYAMLError as err:
-        _report_syntax(err, text, lines, base, sink)
-        return ParsedText(text, lines, [], ok=False)
+        at = _report_syntax(err, text, lines, base, sink)
+        return ParsedText(text, lines, [], ok=False, error_at=at)
     except (YAMLError, RecursionError, ValueError) as err:  # unmarked: place on line 1
         sink.add("EY101", f"YAML could not be parsed: {err}", lines.span(0, lines.line_end(0)))
         return ParsedText(text, lines, [], ok=False)
@@ -350,7 +389,8 @@ _UNCLOSED = ("did not find expected ',' or", "found unexpected end of stream",
 
 def _report_syntax(
     err: MarkedYAMLError, text: str, lines: LineIndex, base: int, sink: FindingSink
-) -> None:
+) -> int:
+    """Reports the error; returns the offset it was reported at (where recovery starts)."""
     problem = (err.problem or str(err)).strip()
     mark = err.problem_mark or err.context_mark
     offset = (mark.index + base) if mark is not None else 0
@@ -363,13 +403,13 @@ def _report_syntax(
         name = text[offset:alias_end]
         sink.add("EY103", f"alias '{name}' names no anchor defined before it",
                  lines.span(offset, alias_end))
-        return
+        return offset
     if offset < len(text) and text[offset] == "\t":
         line_start = lines.line_start(lines.position(offset).line)
         if not text[line_start:offset].strip():
             sink.add("EY106", "tab used for indentation; YAML indents with spaces only",
                      lines.span(offset, offset + 1))
-            return
+            return offset
     context = (err.context or "").strip()
     if "duplicate anchor" in context:
         anchor = context.split("duplicate anchor", 1)[1].split(";", 1)[0].strip(" '\"")
@@ -385,3 +425,4 @@ def _report_syntax(
     line_end = lines.line_end(pos.line)
     end = line_end if line_end > offset else min(offset + 1, len(text))
     sink.add("EY101", f"YAML syntax error: {message}", lines.span(offset, end))
+    return offset
