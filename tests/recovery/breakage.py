@@ -121,7 +121,8 @@ class Tally:
     sibling: int = 0
     near_kept: int = 0  # findings on lines under the broken line (not on it) that survived
     near: int = 0
-    lost: list[str] = field(default_factory=list)  # findings outside the block that vanished
+    lost: list[str] = field(default_factory=list)  # findings outside the mapping that vanished
+    withheld: list[str] = field(default_factory=list)  # in the mapping or under the line
     new: list[str] = field(default_factory=list)  # findings that appeared away from the line
 
     @property
@@ -189,12 +190,16 @@ def _compare(tally: Tally, where: str, base: list[Finding], found: set[Key], blo
         if any(line in block for line in lines):
             tally.near += 1
             tally.near_kept += at in found
+            if at not in found:
+                tally.withheld.append(f"{where}: under the line {at}")
             continue
         # In the broken line's mapping, or about the broken line (the first of two duplicates).
         related = [r.span.start.line for r in finding.related if r.path is None]
         if any(line in mapping for line in lines) or any(line in block for line in related):
             tally.sibling += 1
             tally.sibling_kept += at in found
+            if at not in found:
+                tally.withheld.append(f"{where}: in its mapping {at}")
             continue
         tally.outside += 1
         if at in found:

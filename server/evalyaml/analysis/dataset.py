@@ -307,6 +307,7 @@ def _all_cases(text: str, split: DatasetSplit, options: Options, cache: CaseCach
     while index < len(segments):
         segment = segments[index]
         result = first_pass[index]
+        alone = index
         # A quoted string or flow collection may run on past a line that looks like a new
         # case; such a case fails at its very end. Join it with the next and try again.
         while result is None and index + 1 < len(segments):
@@ -314,6 +315,10 @@ def _all_cases(text: str, split: DatasetSplit, options: Options, cache: CaseCach
             segment = Segment(segment.start, segments[index].end, segment.line)
             result = _cached_case(text[segment.start : segment.end], options, fingerprint,
                                   cache)
+        if index > alone and result is not None and _broken(result):
+            # Joining did not close it: the case is broken on its own. Recovered alone, it
+            # leaves the next cases their own findings.
+            index, segment, result = alone, segments[alone], None
         if result is None:
             result = _analyze_case_text(text[segment.start : segment.end], options,
                                         allow_open_end=True)
@@ -322,6 +327,10 @@ def _all_cases(text: str, split: DatasetSplit, options: Options, cache: CaseCach
                       else place(result, segment.line)))
         index += 1
     return cases
+
+
+def _broken(result: CaseResult) -> bool:
+    return any(f.code in ("EY101", "EY103", "EY106") for f in result.findings)
 
 
 def _analyze_skeleton(skeleton_text: str, options: Options) -> tuple[Finding, ...] | None:
@@ -369,9 +378,9 @@ def _analyze_case_text(case_text: str, options: Options, *, allow_open_end: bool
     # The depth guard runs here, on each text the parser is given, not once on the whole file:
     # on a keystroke only the edited case is parsed, so only it is scanned.
     parsed = parse_text(case_text, sink)
-    if not parsed.ok or parsed.error_at is not None:
-        # The parse's own error (a recovered tree's findings come after it): a case that
-        # breaks at its very end may run on into the next one.
+    if not parsed.ok or parsed.error_open:
+        # The parse's own error (a recovered tree's findings come after it): a case whose
+        # string or bracket is still open at its very end may run on into the next one.
         reported = sink.findings if not parsed.ok else sink.findings[:1]
         end = parsed.lines.position(len(case_text.rstrip()))
         at_end = any(f.span.end >= end for f in reported)

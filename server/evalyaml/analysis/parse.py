@@ -81,6 +81,7 @@ class ParsedText:
     ok: bool  # False when a syntax or limit finding stopped the parse (and nothing recovered)
     holes: tuple[Hole, ...] = ()  # the blanked lines of a recovered parse (`recover.py`)
     error_at: int | None = None  # where the syntax error that stopped the parse was reported
+    error_open: bool = False  # that error is a string or collection left open at the end
 
     def span(self, node: Node) -> Span:
         return self.lines.span(node.start, node.end)
@@ -181,7 +182,8 @@ def _recover(text: str, first: ParsedText, sink: FindingSink, *, pure: bool) -> 
                 if not mask.hides(finding.code, finding.message, finding.span):
                     sink.findings.append(finding)
             return ParsedText(text, first.lines, parsed.documents, ok=True,
-                              holes=tuple(holes), error_at=first.error_at)
+                              holes=tuple(holes), error_at=first.error_at,
+                              error_open=first.error_open)
         at = parsed.error_at
     return first
 
@@ -207,8 +209,8 @@ def _parse_once(text: str, sink: FindingSink, *, pure: bool) -> ParsedText:
     try:
         raw_docs = _compose_all(body, pure=pure or _CParser is None)
     except MarkedYAMLError as err:
-        at = _report_syntax(err, text, lines, base, sink)
-        return ParsedText(text, lines, [], ok=False, error_at=at)
+        at, left_open = _report_syntax(err, text, lines, base, sink)
+        return ParsedText(text, lines, [], ok=False, error_at=at, error_open=left_open)
     except (YAMLError, RecursionError, ValueError) as err:  # unmarked: place on line 1
         sink.add("EY101", f"YAML could not be parsed: {err}", lines.span(0, lines.line_end(0)))
         return ParsedText(text, lines, [], ok=False)
@@ -389,8 +391,9 @@ _UNCLOSED = ("did not find expected ',' or", "found unexpected end of stream",
 
 def _report_syntax(
     err: MarkedYAMLError, text: str, lines: LineIndex, base: int, sink: FindingSink
-) -> int:
-    """Reports the error; returns the offset it was reported at (where recovery starts)."""
+) -> tuple[int, bool]:
+    """Reports the error; returns the offset it was reported at (where recovery starts) and
+    whether it is something left open (a string, a flow collection) rather than a bad line."""
     problem = (err.problem or str(err)).strip()
     mark = err.problem_mark or err.context_mark
     offset = (mark.index + base) if mark is not None else 0
@@ -403,13 +406,13 @@ def _report_syntax(
         name = text[offset:alias_end]
         sink.add("EY103", f"alias '{name}' names no anchor defined before it",
                  lines.span(offset, alias_end))
-        return offset
+        return offset, False
     if offset < len(text) and text[offset] == "\t":
         line_start = lines.line_start(lines.position(offset).line)
         if not text[line_start:offset].strip():
             sink.add("EY106", "tab used for indentation; YAML indents with spaces only",
                      lines.span(offset, offset + 1))
-            return offset
+            return offset, False
     context = (err.context or "").strip()
     if "duplicate anchor" in context:
         anchor = context.split("duplicate anchor", 1)[1].split(";", 1)[0].strip(" '\"")
@@ -418,11 +421,12 @@ def _report_syntax(
     context_mark = err.context_mark
     at_end = offset >= len(text.rstrip())
     unclosed = any(key in problem for key in _UNCLOSED)
-    if (at_end or unclosed) and context_mark is not None:
+    left_open = (at_end or unclosed) and context_mark is not None
+    if left_open and context_mark is not None:
         # An unclosed construct: point at where it was opened, not at the end of the file.
         offset = min(context_mark.index + base, len(text))
     pos = lines.position(offset)
     line_end = lines.line_end(pos.line)
     end = line_end if line_end > offset else min(offset + 1, len(text))
     sink.add("EY101", f"YAML syntax error: {message}", lines.span(offset, end))
-    return offset
+    return offset, left_open

@@ -32,10 +32,11 @@ MAX_HOLES = 12
 
 LOCAL_CODES = frozenset({
     "EY102", "EY108",  # duplicate key, unsafe tag: the parser's own, on what it read
+    "EY210", "EY211", "EY506",  # duplicate ids: a hole can only remove one of the two
     "EY202", "EY203", "EY204", "EY205", "EY206", "EY207", "EY208", "EY209",  # one key or value
     "EY300", "EY301", "EY302", "EY303", "EY304", "EY309",  # a reference as written
     "EY402", "EY403", "EY404", "EY405", "EY406",  # one judge value
-    "EY513", "EY514", "EY515", "EY517", "EY518",  # one Padosoft key or value
+    "EY500", "EY513", "EY514", "EY515", "EY517", "EY518",  # one Padosoft key or value
 })
 """Codes whose findings depend only on the key or value they sit on. Next to a hole (on the
 lines that own it and on its sibling keys) only these are kept: any other rule may read what
