@@ -337,7 +337,7 @@ def _analyze_skeleton(skeleton_text: str, options: Options) -> tuple[Finding, ..
     """Findings on everything around the cases; None when that part does not parse cleanly."""
     sink = FindingSink(strict=options.strict)
     skeleton = parse_text(skeleton_text, sink)
-    if not skeleton.ok or len(skeleton.documents) != 1 or \
+    if not skeleton.usable or len(skeleton.documents) != 1 or \
             not isinstance(skeleton.documents[0], Mapping):
         return None
     analyze_dataset_root(skeleton, skeleton.documents[0], options, sink, questions_is_list=True)
@@ -378,15 +378,15 @@ def _analyze_case_text(case_text: str, options: Options, *, allow_open_end: bool
     # The depth guard runs here, on each text the parser is given, not once on the whole file:
     # on a keystroke only the edited case is parsed, so only it is scanned.
     parsed = parse_text(case_text, sink)
-    if not parsed.ok or parsed.error_open:
+    if not parsed.usable or parsed.error_open:
         # The parse's own error (a recovered tree's findings come after it): a case whose
         # string or bracket is still open at its very end may run on into the next one.
-        reported = sink.findings if not parsed.ok else sink.findings[:1]
+        reported = sink.findings if not parsed.usable else sink.findings[:1]
         end = parsed.lines.position(len(case_text.rstrip()))
         at_end = any(f.span.end >= end for f in reported)
         if at_end and not allow_open_end:
             return None
-    if not parsed.ok:
+    if not parsed.usable:
         whole = parsed.lines.span(0, parsed.lines.line_end(0))
         return CaseResult(tuple(sink.findings), CaseSummary(None, whole, None), None, None, None)
     root = parsed.documents[0] if parsed.documents else None

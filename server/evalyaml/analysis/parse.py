@@ -78,10 +78,16 @@ class ParsedText:
     text: str
     lines: LineIndex
     documents: list[Node | None]
-    ok: bool  # False when a syntax or limit finding stopped the parse (and nothing recovered)
-    holes: tuple[Hole, ...] = ()  # the blanked lines of a recovered parse (`recover.py`)
+    ok: bool  # False when a syntax or limit finding stopped the parse of the text as written
+    holes: tuple[Hole, ...] = ()  # not ok, but `documents` is the tree around these blanks
+    # (`recover.py`): analyse it, the sink's mask keeps the blanks' consequences out
     error_at: int | None = None  # where the syntax error that stopped the parse was reported
     error_open: bool = False  # that error is a string or collection left open at the end
+
+    @property
+    def usable(self) -> bool:
+        """Whether `documents` can be analysed: parsed as written, or recovered."""
+        return self.ok or bool(self.holes)
 
     def span(self, node: Node) -> Span:
         return self.lines.span(node.start, node.end)
@@ -155,7 +161,7 @@ def parse_text(text: str, sink: FindingSink, *, pure: bool = False,
     """Parse all documents of `text`; findings go to `sink`, with spans relative to `text`.
 
     After a syntax error (reported as ever) the broken lines are blanked and the rest parsed
-    again (`recover.py`): the result is `ok` with its `holes`, and `sink` gets the mask that
+    again (`recover.py`): the result is `usable` with its `holes`, and `sink` gets the mask that
     keeps the blanks' own consequences out of the findings. `recover=False` stops at the
     error, as before."""
     first = _parse_once(text, sink, pure=pure)
@@ -181,7 +187,7 @@ def _recover(text: str, first: ParsedText, sink: FindingSink, *, pure: bool) -> 
             for finding in trial.findings:  # duplicate keys, unsafe tags of the recovered tree
                 if not mask.hides(finding.code, finding.message, finding.span):
                     sink.findings.append(finding)
-            return ParsedText(text, first.lines, parsed.documents, ok=True,
+            return ParsedText(text, first.lines, parsed.documents, ok=False,
                               holes=tuple(holes), error_at=first.error_at,
                               error_open=first.error_open)
         at = parsed.error_at

@@ -82,7 +82,7 @@ def row_identities(text: str) -> list[RowIdentity]:
     """Every sample of a dataset text with its row hash; samples that cannot be hashed (and
     text that does not parse) are left out."""
     parsed = parse_text(text, FindingSink(strict=False))
-    root = parsed.documents[0] if parsed.ok and not parsed.holes and parsed.documents else None
+    root = parsed.documents[0] if parsed.ok and parsed.documents else None
     samples = root.get("samples") if isinstance(root, Mapping) else None
     out: list[RowIdentity] = []
     budget = Budget(max(100_000, 2 * len(text)))  # an alias bomb stops early, once per file
