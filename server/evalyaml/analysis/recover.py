@@ -43,6 +43,10 @@ lines that own it and on its sibling keys) only these are kept: any other rule m
 the hole removed (a missing key, a check's `kind`, `citations` without `citation_evidence`),
 and a code not listed here, a new format's included, is withheld there: recover less."""
 
+VALUE_CODES = frozenset({"EY505", "EY507", "EY509", "EY510", "EY511", "EY512"})
+"""Codes that say either "missing" (on the line that owns the mapping) or "this value is
+wrong" (on the value): kept on a sibling key's line, withheld on an owning line."""
+
 _BLOCK_HEADER = re.compile(r":[ \t]+[|>][-+0-9]*$")
 
 _ABSENT_CONSTRAINTS = ("needs at least", "only applies together with")
@@ -103,6 +107,9 @@ def hole_at(lines: LineIndex, offset: int, holes: list[Hole]) -> Hole | None:
     """The lines to blank for a syntax error reported at `offset`; None when there is nothing
     left to blank there (the error lies in a hole already: recovery gives up)."""
     first = lines.position(offset).line
+    opened = _quote_opened_above(lines, first)
+    if not any(h.first_line <= opened <= h.last_line for h in holes):
+        first = opened
     if any(h.first_line <= first <= h.last_line for h in holes):
         return None
     shape = _shape(lines, first)
@@ -132,6 +139,25 @@ def hole_at(lines: LineIndex, offset: int, holes: list[Hole]) -> Hole | None:
     start = _column_offset(lines, first, shape.content if kept_dash else 0)
     return Hole(start, lines.line_end(last), first, last,
                 shape.indent if item else shape.content, kept_dash, item)
+
+
+def _odd_quotes(text: str) -> bool:
+    return (text.count('"') - text.count('\\"')) % 2 == 1
+
+
+def _quote_opened_above(lines: LineIndex, line: int) -> int:
+    """A double-quoted string left open runs on to the next '"', and the parser stumbles on
+    the line after it: `question: "I forgot` ... `answer: "Use the link."`. The line to blank
+    is the one that opened it: the nearest line above with an odd number of '"' when this line
+    has some and every line between has none."""
+    if '"' not in lines.line_text(line):
+        return line
+    for above in range(line - 1, max(line - 200, -1), -1):
+        text = lines.line_text(above)
+        if '"' not in text:
+            continue
+        return above if _odd_quotes(text) else line
+    return line
 
 
 def _tabbed_hole(lines: LineIndex, first: int, shape: _Shape) -> Hole:
@@ -207,6 +233,8 @@ class Mask:
         if start in self._hole_lines or end in self._hole_lines:
             return True
         if start in self._owners or start in self._siblings:
+            if code in VALUE_CODES and start not in self._owners and span.start != span.end:
+                return False
             if code not in LOCAL_CODES:
                 return True
             if code == "EY207" and any(m in message for m in _ABSENT_CONSTRAINTS):
