@@ -217,20 +217,39 @@ def blank(text: str, hole: Hole) -> str:
 class Mask:
     """Decides which findings a recovered document must not report (see the module doc)."""
 
-    __slots__ = ("_hole_lines", "_owners", "_siblings", "holes")
+    __slots__ = ("_hole_lines", "_joint_codes", "_joints", "_owners", "_siblings", "holes")
 
-    def __init__(self, lines: LineIndex, holes: tuple[Hole, ...]) -> None:
+    def __init__(self, lines: LineIndex, holes: tuple[Hole, ...], *,
+                 joints: frozenset[str] = frozenset()) -> None:
+        """`joints`: codes hidden on the lines just before and after a hole too (JSON: the
+        comma before a blanked member now trails)."""
         self.holes = holes
         self._hole_lines = frozenset(
             line for h in holes for line in range(h.first_line, h.last_line + 1))
         self._owners: set[int] = set()
         self._siblings: set[int] = set()
+        self._joint_codes = joints
+        self._joints: set[int] = set()
         for hole in holes:
             self._surroundings(lines, hole)
+            if joints:
+                self._joints.update(self._neighbours(lines, hole))
+
+    def _neighbours(self, lines: LineIndex, hole: Hole) -> list[int]:
+        found = []
+        for step, line in ((-1, hole.first_line - 1), (1, hole.last_line + 1)):
+            while 0 <= line < lines.line_count and (line in self._hole_lines or
+                                                     not lines.line_text(line).strip()):
+                line += step
+            if 0 <= line < lines.line_count:
+                found.append(line)
+        return found
 
     def hides(self, code: str, message: str, span: Span) -> bool:
         start, end = span.start.line, span.end.line
         if start in self._hole_lines or end in self._hole_lines:
+            return True
+        if code in self._joint_codes and (start in self._joints or end in self._joints):
             return True
         if start in self._owners or start in self._siblings:
             if code in VALUE_CODES and start not in self._owners and span.start != span.end:
