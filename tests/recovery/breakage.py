@@ -6,13 +6,16 @@ longer parses (an unquoted ': ' in a value, an unclosed flow collection or quote
 indent); a breakage that still parses is not counted. Then, with the workspace's own findings of
 the unbroken and the broken file compared by (code, range):
 
-- *kept*: every finding of the unbroken file that lies outside the broken block (the broken line
-  and the lines indented under it) must still be reported;
-- *nothing new*: no finding may appear outside the broken line that the unbroken file lacks.
+- *nothing new*: no finding may appear away from the broken line that the unbroken file lacks
+  (syntax errors excepted: where the parser notices a broken line is as before);
+- *kept*: findings outside the broken line's own mapping about one key or value
+  (`recover.LOCAL_CODES`) must all still be reported for block YAML breakages (an unquoted
+  ': ', an unclosed flow collection or quote). Other findings there may be withheld on purpose
+  (a "missing key" whose key may sit on the broken line); findings under the broken line go
+  with it; a tab indent blanks more (how deep it was meant is unknown).
 
-`share` counts, over findings on lines other than the broken line itself, how many survive:
-the lines indented under a broken line are blanked with it (they belong to it), so this share
-says what that costs; the kept rule above is the 100% one.
+`share` counts, over every finding of the unbroken file away from the broken line, how many
+survive; `outside_share` those outside its mapping; `sibling_share` those in it.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from evalyaml.analysis.findings import Finding
+from evalyaml.analysis.recover import LOCAL_CODES
 from evalyaml.workspace.index import Workspace
 
 REPO = Path(__file__).resolve().parents[2]
@@ -123,6 +127,7 @@ class Tally:
     near: int = 0
     lost: list[str] = field(default_factory=list)  # findings outside the mapping that vanished
     withheld: list[str] = field(default_factory=list)  # in the mapping or under the line
+    lost_local: list[str] = field(default_factory=list)  # lost, and about one key or value
     new: list[str] = field(default_factory=list)  # findings that appeared away from the line
 
     @property
@@ -149,8 +154,10 @@ def example_files() -> list[Path]:
     return out
 
 
-def measure(files: list[Path], *, samples: int, seed: int, tally: Tally | None = None) -> Tally:
-    """Break `samples` random lines (all ways each) of each file and compare; seeded."""
+def measure(files: list[Path], *, samples: int, seed: int, tally: Tally | None = None,
+            kinds: frozenset[str] | None = None) -> Tally:
+    """Break `samples` random lines of each file (every way in `kinds`, default all) and
+    compare; seeded."""
     tally = tally or Tally()
     rng = random.Random(seed)
     workspace = Workspace([EXAMPLES])
@@ -166,6 +173,8 @@ def measure(files: list[Path], *, samples: int, seed: int, tally: Tally | None =
         candidates = [i for i, line in enumerate(lines) if any(breakings(line))]
         for index in sorted(rng.sample(candidates, min(samples, len(candidates)))):
             for name, broken_line in breakings(lines[index]):
+                if kinds is not None and name not in kinds:
+                    continue
                 broken = "\n".join([*lines[:index], broken_line, *lines[index + 1:]])
                 workspace.set_text(path, broken)
                 found = workspace.findings(path)
@@ -206,6 +215,8 @@ def _compare(tally: Tally, where: str, base: list[Finding], found: set[Key], blo
             tally.kept += 1
         else:
             tally.lost.append(f"{where}: lost {at}")
+            if at[0] in LOCAL_CODES:
+                tally.lost_local.append(f"{where}: lost {at}")
     for at in sorted(found - base_keys):
         if at[1] != index and at[0] not in SYNTAX:  # where the parser noticed: as before
             tally.new.append(f"{where}: new {at}")
