@@ -36,7 +36,8 @@ is left out, since it does not answer pulls).
 yaml-language-server comes from npm at bench time:
 `npm install --prefix bench/.yls yaml-language-server@2 node@24` (done for you when npm is
 present; skipped with a note when it is not); it runs on that Node 24 when present, else on the
-`node` on PATH. Run: `python bench/lsp_bench.py [--sizes 10 1000 10000] [--workloads clean heavy broken]`.
+`node` on PATH. Run: `python bench/lsp_bench.py [--sizes 10 1000 10000]
+[--workloads clean heavy broken]`.
 `--evalyaml-path DIR` runs another checkout's `server/` folder (PYTHONPATH) as evalyaml, for
 before/after comparisons: `--label` names it in the table.
 """

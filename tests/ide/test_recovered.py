@@ -65,7 +65,7 @@ def test_hover_and_completion_in_a_broken_case(folder: Folder) -> None:
     assert info.markdown.startswith("`rubric/tone@1.0.0` →\n\n**rubric/tone@1.0.0**")
     typing = Text(BROKEN_DATASET.replace("    input: hello\n", "    input: hello\n    exp\n"),
                   normalize(dataset))
-    req = Request(typing, FileKind.DATASET, 3, folder.workspace, False, lambda: [])
+    req = Request(typing, FileKind.DATASET, 3, folder.workspace, False, list)
     ctx = context_for(req, 7)
     assert ctx is not None
     labels = [item.label for item in complete(req, ctx)]

@@ -182,13 +182,13 @@ def measure(files: list[Path], *, samples: int, seed: int, tally: Tally | None =
                     continue  # it still parses: not a breakage
                 tally.breakages += 1
                 _compare(tally, f"{path.relative_to(EXAMPLES)}:{index + 1} {name}", base,
-                         {key(f) for f in found}, block_of(lines, index),
-                         mapping_of(lines, index), index)
+                         {key(f) for f in found}, block=block_of(lines, index),
+                         mapping=mapping_of(lines, index), index=index)
         workspace.close(path)
     return tally
 
 
-def _compare(tally: Tally, where: str, base: list[Finding], found: set[Key], block: range,
+def _compare(tally: Tally, where: str, base: list[Finding], found: set[Key], *, block: range,
              mapping: range, index: int) -> None:
     base_keys = {key(f) for f in base}
     for finding in sorted(base, key=key):

@@ -91,7 +91,8 @@ def _shape(lines: LineIndex, line: int) -> _Shape | None:
             return None
         return _Shape(indent, len(text) - len(rest), tabbed=True)
     content = indent
-    while text.startswith("-", content) and (content + 1 == len(text) or text[content + 1] in " \t"):
+    while text.startswith("-", content) and (content + 1 == len(text)
+                                             or text[content + 1] in " \t"):
         content += 1
         while content < len(text) and text[content] in " \t":
             content += 1
@@ -237,7 +238,8 @@ class Mask:
 
     def _neighbours(self, lines: LineIndex, hole: Hole) -> list[int]:
         found = []
-        for step, line in ((-1, hole.first_line - 1), (1, hole.last_line + 1)):
+        for step, start in ((-1, hole.first_line - 1), (1, hole.last_line + 1)):
+            line = start
             while 0 <= line < lines.line_count and (line in self._hole_lines or
                                                      not lines.line_text(line).strip()):
                 line += step
