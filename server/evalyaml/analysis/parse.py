@@ -29,7 +29,7 @@ from ruamel.yaml.tokens import (
 from evalyaml.analysis import resolver
 from evalyaml.analysis.fastparse import fast_parse
 from evalyaml.analysis.findings import FindingSink, Related
-from evalyaml.analysis.recover import MAX_HOLES, Hole, Mask, blank, hole_at
+from evalyaml.analysis.recover import Hole, Mask, blank, hole_at, max_holes
 from evalyaml.analysis.resolver import FastResolver
 from evalyaml.analysis.text import LineIndex, Span
 from evalyaml.analysis.yamltree import MERGE_TAG, Mapping, Node, Scalar, Sequence
@@ -173,7 +173,7 @@ def parse_text(text: str, sink: FindingSink, *, pure: bool = False,
 def _recover(text: str, first: ParsedText, sink: FindingSink, *, pure: bool) -> ParsedText:
     holes: list[Hole] = []
     work, at = text, first.error_at
-    while at is not None and len(holes) < MAX_HOLES:
+    while at is not None and len(holes) < max_holes(text):
         hole = hole_at(first.lines if work is text else LineIndex(work), at, holes)
         if hole is None:
             break

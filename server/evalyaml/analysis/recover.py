@@ -30,6 +30,14 @@ from evalyaml.analysis.text import LineIndex, Span
 MAX_HOLES = 12
 """Parses a broken document may cost at most (each a fresh parse of its text)."""
 
+RECOVERY_CHARACTERS = 4_000_000
+"""And at most this many characters parsed again: a 6 MB dataset that cannot be split into
+cases gets two tries, a case or a rubric all twelve."""
+
+
+def max_holes(text: str) -> int:
+    return max(2, min(MAX_HOLES, RECOVERY_CHARACTERS // max(len(text), 1)))
+
 LOCAL_CODES = frozenset({
     "EY102", "EY108",  # duplicate key, unsafe tag: the parser's own, on what it read
     "EY210", "EY211", "EY506",  # duplicate ids: a hole can only remove one of the two

@@ -50,7 +50,7 @@ from typing import NoReturn, cast
 
 from evalyaml.analysis.findings import FindingSink, Fix, Related, TextEdit
 from evalyaml.analysis.parse import MAX_DEPTH, ParsedText
-from evalyaml.analysis.recover import MAX_HOLES, Hole, Mask, blank
+from evalyaml.analysis.recover import Hole, Mask, blank, max_holes
 from evalyaml.analysis.text import LineIndex
 from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
 
@@ -192,11 +192,11 @@ _JOINT_CODES = frozenset({SYNTAX, TRAILING_COMMA})
 
 def _recover(text: str, lines: LineIndex, at: int, sink: FindingSink) -> ParsedText | None:
     """The stop's line (and what it opens, through its closing line) blanked, up to
-    `MAX_HOLES` times; None when the document does not recover. Findings of the recovered read
+    `max_holes` times; None when the document does not recover. Findings of the recovered read
     that the first read did not give go through the mask."""
     holes: list[Hole] = []
     work = text
-    for _ in range(MAX_HOLES):
+    for _ in range(max_holes(text)):
         hole = _json_hole(LineIndex(work) if holes else lines, at, holes)
         if hole is None:
             return None
