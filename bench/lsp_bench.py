@@ -14,7 +14,7 @@ one session per dataset size (10, 1,000 and 10,000 generated cases) and measures
 - hover on a key;
 - peak RSS of the server process (`VmHWM` from /proc/<pid>/status, Linux).
 
-Two workloads, each at every size:
+Three workloads, each at every size:
 
 - `clean`: generated support cases, each in a workspace with the rubrics it names, so the file
   has (almost) no findings; the edit toggles `expected_facts` <-> `expected_factz`.
@@ -22,6 +22,8 @@ Two workloads, each at every size:
   `datasets/cases.yaml` of `ws_N`): every case carries a finding and most rubric references are
   malformed, about 17,000 findings at 10,000 cases, what a user meets after a schema change or a
   rubric rename; the edit toggles `    criteria:` <-> `    critera:` in one case.
+- `broken`: the clean workload with a YAML syntax error in the middle case (issue #15: the
+  recovery around it must leave editing elsewhere as fast as in the clean file).
 
 For the clean workload yaml-language-server gets `yaml.schemas` mapping the shipped
 `schemas/dataset.schema.json` to the datasets (no modeline, so nothing is fetched); for the
@@ -34,7 +36,8 @@ is left out, since it does not answer pulls).
 yaml-language-server comes from npm at bench time:
 `npm install --prefix bench/.yls yaml-language-server@2 node@24` (done for you when npm is
 present; skipped with a note when it is not); it runs on that Node 24 when present, else on the
-`node` on PATH. Run: `python bench/lsp_bench.py [--sizes 10 1000 10000] [--workloads clean heavy]`.
+`node` on PATH. Run: `python bench/lsp_bench.py [--sizes 10 1000 10000]
+[--workloads clean heavy broken]`.
 `--evalyaml-path DIR` runs another checkout's `server/` folder (PYTHONPATH) as evalyaml, for
 before/after comparisons: `--label` names it in the table.
 """
@@ -70,6 +73,7 @@ TARGETS = {  # medians, milliseconds (RSS in MB), per workload
     "clean": {"edit 10": 30, "edit 1000": 50, "edit 10000": 100, "open 10000": 1500,
               "completion": 20, "rss 10000": 300, "initialize": 400},
     "heavy": {"edit 10000": 100, "open 10000": 1000, "rss 10000": 250},
+    "broken": {"edit 10000": 100, "open 10000": 1500, "rss 10000": 300},
 }
 
 TOPICS = [
@@ -379,8 +383,24 @@ def heavy_workload(base: Path, server: Server, size: int) -> Workload:
                     settings)
 
 
+def broken_workload(base: Path, server: Server, size: int) -> Workload:
+    """The clean workload with a YAML syntax error in its middle case (an unquoted ': ' in
+    its criteria): recovery must keep edits elsewhere as fast as in the clean file (issue #15).
+    """
+    root = base / f"{server.name}-{size}-broken"
+    work = Workload(root, write_workspace(root, size), lambda n: f"_{n:06d}\n", range(size),
+                    "    expected_facts:", "    expected_factz:", "    criteria:")
+    text = work.path.read_text("utf-8")
+    middle = text.index(work.marker(size // 2))
+    line_at = text.index("\n    criteria: ", middle) + 1
+    end = text.index("\n", line_at)
+    work.path.write_text(text[:line_at] + "    criteria: Note: this line does not parse" +
+                         text[end:], encoding="utf-8", newline="\n")
+    return work
+
+
 WORKLOADS: dict[str, Callable[[Path, Server, int], Workload]] = {
-    "clean": clean_workload, "heavy": heavy_workload}
+    "clean": clean_workload, "heavy": heavy_workload, "broken": broken_workload}
 
 
 # ------------------------------------------------------------------------------ measuring

@@ -377,6 +377,7 @@ def _all_cases(text: str, split: DatasetSplit, options: Options, cache: CaseCach
     while index < len(segments):
         segment = segments[index]
         result = first_pass[index]
+        alone = index
         # A quoted string or flow collection may run on past a line that looks like a new
         # case; such a case fails at its very end. Join it with the next and try again.
         while result is None and index + 1 < len(segments):
@@ -384,6 +385,10 @@ def _all_cases(text: str, split: DatasetSplit, options: Options, cache: CaseCach
             segment = Segment(segment.start, segments[index].end, segment.line)
             result = _cached_case(text[segment.start : segment.end], options, fingerprint,
                                   cache)
+        if index > alone and result is not None and _broken(result):
+            # Joining did not close it: the case is broken on its own. Recovered alone, it
+            # leaves the next cases their own findings.
+            index, segment, result = alone, segments[alone], None
         if result is None:
             result = _analyze_case_text(text[segment.start : segment.end], options,
                                         allow_open_end=True)
@@ -394,11 +399,15 @@ def _all_cases(text: str, split: DatasetSplit, options: Options, cache: CaseCach
     return cases
 
 
+def _broken(result: CaseResult) -> bool:
+    return any(f.code in ("EY101", "EY103", "EY106") for f in result.findings)
+
+
 def _analyze_skeleton(skeleton_text: str, options: Options) -> tuple[Finding, ...] | None:
     """Findings on everything around the cases; None when that part does not parse cleanly."""
     sink = FindingSink(strict=options.strict)
     skeleton = parse_text(skeleton_text, sink)
-    if not skeleton.ok or len(skeleton.documents) != 1 or \
+    if not skeleton.usable or len(skeleton.documents) != 1 or \
             not isinstance(skeleton.documents[0], Mapping):
         return None
     analyze_dataset_root(skeleton, skeleton.documents[0], options, sink, questions_is_list=True)
@@ -439,11 +448,15 @@ def _analyze_case_text(case_text: str, options: Options, *, allow_open_end: bool
     # The depth guard runs here, on each text the parser is given, not once on the whole file:
     # on a keystroke only the edited case is parsed, so only it is scanned.
     parsed = parse_text(case_text, sink)
-    if not parsed.ok:
-        at_end = any(f.span.end >= parsed.lines.position(len(case_text.rstrip()))
-                     for f in sink.findings)
+    if not parsed.usable or parsed.error_open:
+        # The parse's own error (a recovered tree's findings come after it): a case whose
+        # string or bracket is still open at its very end may run on into the next one.
+        reported = sink.findings if not parsed.usable else sink.findings[:1]
+        end = parsed.lines.position(len(case_text.rstrip()))
+        at_end = any(f.span.end >= end for f in reported)
         if at_end and not allow_open_end:
             return None
+    if not parsed.usable:
         whole = parsed.lines.span(0, parsed.lines.line_end(0))
         return CaseResult(tuple(sink.findings), CaseSummary(None, whole, None), None, None, None)
     root = parsed.documents[0] if parsed.documents else None

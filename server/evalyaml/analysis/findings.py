@@ -6,6 +6,7 @@ future `--fix` in the CLI apply exactly the same change.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from evalyaml.analysis.codes import Severity, severity_of
@@ -78,13 +79,17 @@ class Finding:
 
 
 class FindingSink:
-    """Collects findings and decides their severity from the mode, in one place."""
+    """Collects findings and decides their severity from the mode, in one place.
 
-    __slots__ = ("findings", "strict")
+    `mask` is set by a parse that recovered from a syntax error (`analysis.recover.Mask`):
+    findings the blanked lines would cause are dropped here, so no rule needs to know."""
+
+    __slots__ = ("findings", "mask", "strict")
 
     def __init__(self, *, strict: bool) -> None:
         self.strict = strict
         self.findings: list[Finding] = []
+        self.mask: Callable[[str, str, Span], bool] | None = None
 
     def add(
         self,
@@ -96,6 +101,8 @@ class FindingSink:
         fixes: tuple[Fix, ...] = (),
         data: dict[str, str] | None = None,
     ) -> None:
+        if self.mask is not None and self.mask(code_id, message, span):
+            return
         self.findings.append(
             Finding(
                 code_id,

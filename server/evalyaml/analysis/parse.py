@@ -29,6 +29,7 @@ from ruamel.yaml.tokens import (
 from evalyaml.analysis import resolver
 from evalyaml.analysis.fastparse import fast_parse
 from evalyaml.analysis.findings import FindingSink, Related
+from evalyaml.analysis.recover import Hole, Mask, blank, hole_at, max_holes
 from evalyaml.analysis.resolver import FastResolver
 from evalyaml.analysis.text import LineIndex, Span
 from evalyaml.analysis.yamltree import MERGE_TAG, Mapping, Node, Scalar, Sequence
@@ -77,7 +78,16 @@ class ParsedText:
     text: str
     lines: LineIndex
     documents: list[Node | None]
-    ok: bool  # False when a syntax or limit finding stopped the parse
+    ok: bool  # False when a syntax or limit finding stopped the parse of the text as written
+    holes: tuple[Hole, ...] = ()  # not ok, but `documents` is the tree around these blanks
+    # (`recover.py`): analyse it, the sink's mask keeps the blanks' consequences out
+    error_at: int | None = None  # where the syntax error that stopped the parse was reported
+    error_open: bool = False  # that error is a string or collection left open at the end
+
+    @property
+    def usable(self) -> bool:
+        """Whether `documents` can be analysed: parsed as written, or recovered."""
+        return self.ok or bool(self.holes)
 
     def span(self, node: Node) -> Span:
         return self.lines.span(node.start, node.end)
@@ -146,8 +156,45 @@ FAST_PATH = True
 """Whether `parse_text` tries `fastparse.fast_parse` first; tests turn it off to compare."""
 
 
-def parse_text(text: str, sink: FindingSink, *, pure: bool = False) -> ParsedText:
-    """Parse all documents of `text`; findings go to `sink`, with spans relative to `text`."""
+def parse_text(text: str, sink: FindingSink, *, pure: bool = False,
+               recover: bool = True) -> ParsedText:
+    """Parse all documents of `text`; findings go to `sink`, with spans relative to `text`.
+
+    After a syntax error (reported as ever) the broken lines are blanked and the rest parsed
+    again (`recover.py`): the result is `usable` with its `holes`, and `sink` gets the mask that
+    keeps the blanks' own consequences out of the findings. `recover=False` stops at the
+    error, as before."""
+    first = _parse_once(text, sink, pure=pure)
+    if first.ok or first.error_at is None or not recover:
+        return first
+    return _recover(text, first, sink, pure=pure)
+
+
+def _recover(text: str, first: ParsedText, sink: FindingSink, *, pure: bool) -> ParsedText:
+    holes: list[Hole] = []
+    work, at = text, first.error_at
+    while at is not None and len(holes) < max_holes(text):
+        hole = hole_at(first.lines if work is text else LineIndex(work), at, holes)
+        if hole is None:
+            break
+        holes.append(hole)
+        work = blank(work, hole)
+        trial = FindingSink(strict=sink.strict)
+        parsed = _parse_once(work, trial, pure=pure)
+        if parsed.ok:
+            mask = Mask(first.lines, tuple(holes))
+            sink.mask = mask.hides
+            for finding in trial.findings:  # duplicate keys, unsafe tags of the recovered tree
+                if not mask.hides(finding.code, finding.message, finding.span):
+                    sink.findings.append(finding)
+            return ParsedText(text, first.lines, parsed.documents, ok=False,
+                              holes=tuple(holes), error_at=first.error_at,
+                              error_open=first.error_open)
+        at = parsed.error_at
+    return first
+
+
+def _parse_once(text: str, sink: FindingSink, *, pure: bool) -> ParsedText:
     lines = LineIndex(text)
     body, base = (text[1:], 1) if text.startswith("\ufeff") else (text, 0)
     if FAST_PATH and not pure and not base:  # the simple common subset: see fastparse.py
@@ -168,8 +215,8 @@ def parse_text(text: str, sink: FindingSink, *, pure: bool = False) -> ParsedTex
     try:
         raw_docs = _compose_all(body, pure=pure or _CParser is None)
     except MarkedYAMLError as err:
-        _report_syntax(err, text, lines, base, sink)
-        return ParsedText(text, lines, [], ok=False)
+        at, left_open = _report_syntax(err, text, lines, base, sink)
+        return ParsedText(text, lines, [], ok=False, error_at=at, error_open=left_open)
     except (YAMLError, RecursionError, ValueError) as err:  # unmarked: place on line 1
         sink.add("EY101", f"YAML could not be parsed: {err}", lines.span(0, lines.line_end(0)))
         return ParsedText(text, lines, [], ok=False)
@@ -350,7 +397,9 @@ _UNCLOSED = ("did not find expected ',' or", "found unexpected end of stream",
 
 def _report_syntax(
     err: MarkedYAMLError, text: str, lines: LineIndex, base: int, sink: FindingSink
-) -> None:
+) -> tuple[int, bool]:
+    """Reports the error; returns the offset it was reported at (where recovery starts) and
+    whether it is something left open (a string, a flow collection) rather than a bad line."""
     problem = (err.problem or str(err)).strip()
     mark = err.problem_mark or err.context_mark
     offset = (mark.index + base) if mark is not None else 0
@@ -363,13 +412,13 @@ def _report_syntax(
         name = text[offset:alias_end]
         sink.add("EY103", f"alias '{name}' names no anchor defined before it",
                  lines.span(offset, alias_end))
-        return
+        return offset, False
     if offset < len(text) and text[offset] == "\t":
         line_start = lines.line_start(lines.position(offset).line)
         if not text[line_start:offset].strip():
             sink.add("EY106", "tab used for indentation; YAML indents with spaces only",
                      lines.span(offset, offset + 1))
-            return
+            return offset, False
     context = (err.context or "").strip()
     if "duplicate anchor" in context:
         anchor = context.split("duplicate anchor", 1)[1].split(";", 1)[0].strip(" '\"")
@@ -378,10 +427,12 @@ def _report_syntax(
     context_mark = err.context_mark
     at_end = offset >= len(text.rstrip())
     unclosed = any(key in problem for key in _UNCLOSED)
-    if (at_end or unclosed) and context_mark is not None:
+    left_open = (at_end or unclosed) and context_mark is not None
+    if left_open and context_mark is not None:
         # An unclosed construct: point at where it was opened, not at the end of the file.
         offset = min(context_mark.index + base, len(text))
     pos = lines.position(offset)
     line_end = lines.line_end(pos.line)
     end = line_end if line_end > offset else min(offset + 1, len(text))
     sink.add("EY101", f"YAML syntax error: {message}", lines.span(offset, end))
+    return offset, left_open

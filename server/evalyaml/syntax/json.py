@@ -50,6 +50,7 @@ from typing import NoReturn, cast
 
 from evalyaml.analysis.findings import FindingSink, Fix, Related, TextEdit
 from evalyaml.analysis.parse import MAX_DEPTH, ParsedText
+from evalyaml.analysis.recover import Hole, Mask, blank, max_holes
 from evalyaml.analysis.text import LineIndex
 from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
 
@@ -136,38 +137,122 @@ def parse_json(text: str, sink: FindingSink, *, base_line: int = 0) -> ParsedTex
     """Parse one JSON text; findings go to `sink`, `base_line` lines further down.
 
     Node offsets are code points into `text`. `documents` is `[root]`, or `[]` when the text
-    is empty or the parse stopped (then `ok` is False).
+    is empty or the parse stopped (then `ok` is False). After a stop in a document of several
+    lines the broken line is blanked and the rest read again (`_recover`): then `documents`
+    holds the tree around it, `holes` says what was blanked, and `sink` gets the mask that
+    keeps the blank's own consequences out of the findings.
     """
     lines = LineIndex(text)
-    root = read_json(text, sink, base_line=base_line, lines=lines)
+    root, notes, stop = _read(text)
+    _emit(notes, sink, lines, base_line)
+    if root is None and stop is not None and stop.code == SYNTAX and not base_line:
+        recovered = _recover(text, lines, stop.start, sink)
+        if recovered is not None:
+            return recovered
     return ParsedText(text, lines, [root] if root is not None else [], ok=root is not None)
 
 
 def read_json(text: str, sink: FindingSink, *, base_line: int = 0,
               lines: LineIndex | None = None) -> Node | None:
-    """`parse_json` without the `ParsedText`: the root, or None when the parse stopped.
+    """`parse_json` without the `ParsedText` and without recovery: the root, or None when the
+    parse stopped.
 
-    For callers that keep only the tree and the findings (a JSONL row): the `LineIndex` is
-    built only when there is a finding to place.
+    For callers that keep only the tree and the findings (a JSONL row: one line, nothing to
+    recover around): the `LineIndex` is built only when there is a finding to place.
     """
+    root, notes, _ = _read(text)
+    if notes:
+        _emit(notes, sink, lines or LineIndex(text), base_line)
+    return root
+
+
+def _read(text: str) -> tuple[Node | None, list[_Note], _Stop | None]:
     reader = _Reader(text)
-    root: Node | None
     try:
-        root = reader.read()
+        return reader.read(), reader.notes, None
     except _Stop as stop:
         reader.notes.append((stop.code, stop.message, stop.start, stop.end, stop.related, ()))
-        root = None
-    if reader.notes:
-        index = lines or LineIndex(text)
-        for code, message, start, end, related, fixes in reader.notes:
-            sink.add(
-                code, message, index.span(start, end).shifted(base_line),
-                related=tuple(Related(None, index.span(s, e).shifted(base_line), m)
-                              for s, e, m in related),
-                fixes=tuple(Fix(title, (TextEdit(index.span(s, e).shifted(base_line), new),),
-                                preferred=True) for title, s, e, new in fixes),
-            )
-    return root
+        return None, reader.notes, stop
+
+
+def _emit(notes: list[_Note], sink: FindingSink, index: LineIndex, base_line: int) -> None:
+    for code, message, start, end, related, fixes in notes:
+        sink.add(
+            code, message, index.span(start, end).shifted(base_line),
+            related=tuple(Related(None, index.span(s, e).shifted(base_line), m)
+                          for s, e, m in related),
+            fixes=tuple(Fix(title, (TextEdit(index.span(s, e).shifted(base_line), new),),
+                            preferred=True) for title, s, e, new in fixes),
+        )
+
+
+_JOINT_CODES = frozenset({SYNTAX, TRAILING_COMMA})
+"""What a blanked member leaves next to it: the comma before it now trails."""
+
+
+def _recover(text: str, lines: LineIndex, at: int, sink: FindingSink) -> ParsedText | None:
+    """The stop's line (and what it opens, through its closing line) blanked, up to
+    `max_holes` times; None when the document does not recover. Findings of the recovered read
+    that the first read did not give go through the mask."""
+    holes: list[Hole] = []
+    work = text
+    for _ in range(max_holes(text)):
+        hole = _json_hole(LineIndex(work) if holes else lines, at, holes)
+        if hole is None:
+            return None
+        holes.append(hole)
+        work = blank(work, hole)
+        root, notes, stop = _read(work)
+        if root is not None:
+            body = text.strip(" \t\r\n\ufeff")
+            opened = len(text) - len(text.lstrip(" \t\r\n\ufeff"))
+            if not isinstance(root, (Mapping, Sequence)) or root.start != opened or \
+                    root.end != opened + len(body):
+                return None  # the document's own brackets were in the hole: nothing is sure
+            mask = Mask(lines, tuple(holes), joints=_JOINT_CODES)
+            trial = FindingSink(strict=sink.strict)
+            trial.mask = mask.hides
+            _emit(notes, trial, lines, 0)
+            known = set(sink.findings)
+            sink.findings.extend(f for f in trial.findings if f not in known)
+            sink.mask = mask.hides
+            return ParsedText(text, lines, [root], ok=False, holes=tuple(holes))
+        if stop is None or stop.code != SYNTAX:
+            return None
+        at = stop.start
+    return None
+
+
+def _json_hole(lines: LineIndex, at: int, holes: list[Hole]) -> Hole | None:
+    """The line of `at`, with the lines indented under it and, when it opens an object or
+    array, the line that closes it at its own indentation. None for a one-line document or
+    a line already blanked."""
+    if lines.line_count < 2:
+        return None
+    first = lines.position(at).line
+    if any(h.first_line <= first <= h.last_line for h in holes):
+        return None
+    head = lines.line_text(first)
+    indent = len(head) - len(head.lstrip(" \t"))
+    if not head.strip():
+        return None
+    last = first
+    for line in range(first + 1, lines.line_count):
+        below = lines.line_text(line)
+        if not below.strip():
+            continue
+        depth = len(below) - len(below.lstrip(" \t"))
+        if depth > indent:
+            last = line
+            continue
+        if depth == indent and below.lstrip()[:1] in ("}", "]") and \
+                head.rstrip().endswith(("{", "[")):
+            last = line  # the closing line of what the broken line opened
+        break
+    if first == 0 and last >= lines.line_count - 1:
+        return None  # the whole document: nothing around it to keep
+    return Hole(lines.line_start(first), lines.line_end(last), first, last, indent, False,
+                False)
 
 
 def describe(text: str, pos: int) -> str:

@@ -48,7 +48,7 @@ def analyze_contract(text: str, path: str | None, options: Options,
                                 references=dataset.references, cases=dataset.cases)
     sink = FindingSink(strict=options.strict)
     parsed = parse_text(text, sink)
-    if not parsed.ok:
+    if not parsed.usable:
         kind = hint if isinstance(hint, FileKind) else (
             FileKind.DATASET if has_questions_line(text) else None)
         if kind is None:

@@ -77,7 +77,7 @@ class PadosoftFormat:
         else:
             parsed = parse_text(text, sink)
             _symfony_duplicates(sink)
-        if not parsed.ok:
+        if not parsed.usable:
             result.findings = sink.findings
             return result
         ctx = Context(parsed, sink)

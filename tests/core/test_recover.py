@@ -1,0 +1,130 @@
+"""Syntax error recovery, piece by piece: which lines are blanked, what the mask withholds,
+JSON documents and JSONL rows (issue #15; the differential test is `tests/recovery/`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from evalyaml.analysis.findings import Finding, FindingSink
+from evalyaml.analysis.parse import parse_text
+from evalyaml.analysis.text import Position, Span
+from evalyaml.analysis.yamltree import Mapping, Scalar, Sequence
+from evalyaml.syntax.json import parse_json
+from evalyaml.syntax.jsonl import parse_jsonl
+
+
+def recovered(text: str) -> tuple[list[tuple[int, int]], list[Finding], Mapping]:
+    sink = FindingSink(strict=False)
+    parsed = parse_text(text, sink)
+    assert not parsed.ok and parsed.usable
+    root = parsed.documents[0]
+    assert isinstance(root, Mapping)
+    return [(h.first_line, h.last_line) for h in parsed.holes], sink.findings, root
+
+
+def keys(node: Mapping) -> list[str]:
+    return [k.text for k in node.key_nodes()]
+
+
+def test_the_broken_line_goes_and_its_offsets_stay() -> None:
+    text = "a: 1\nb: x: y\nc: 3\n"
+    holes, findings, root = recovered(text)
+    assert holes == [(1, 1)]
+    assert [f.code for f in findings] == ["EY101"]
+    assert keys(root) == ["a", "c"]
+    c = root.get("c")
+    assert isinstance(c, Scalar) and text[c.start:c.end] == "3"
+
+
+def test_lines_indented_under_the_broken_one_go_with_it() -> None:
+    holes, _, root = recovered("a: 1\nb: x: y\n  c: 2\n  d: 3\ne: 4\n")
+    assert holes == [(1, 3)]
+    assert keys(root) == ["a", "e"]
+
+
+def test_a_key_whose_whole_value_is_broken_goes_too() -> None:
+    """`expected:` is not left as an empty value it never had."""
+    holes, _, root = recovered("a: 1\nexpected:\n  format: x: y\nb: 2\n")
+    assert holes == [(1, 2)]
+    assert keys(root) == ["a", "b"]
+
+
+def test_a_list_item_keeps_its_dash_when_more_of_it_follows() -> None:
+    holes, _, root = recovered("questions:\n  - id: a: b\n    input: hi\n  - id: c\n")
+    assert holes == [(1, 1)]
+    items = root.get("questions")
+    assert isinstance(items, Sequence) and len(items.items) == 2
+    first = items.items[0]
+    assert isinstance(first, Mapping) and keys(first) == ["input"]
+
+
+def test_a_whole_broken_item_leaves_the_list() -> None:
+    _, _, root = recovered("tags:\n  - a: b: c\n  - d\n")
+    items = root.get("tags")
+    assert isinstance(items, Sequence) and [i.text for i in items.items
+                                            if isinstance(i, Scalar)] == ["d"]
+
+
+def test_an_open_quote_is_blanked_where_it_was_opened() -> None:
+    text = 'a:\n  q: "open\nb: "closed"\nc: 1\n'
+    holes, findings, root = recovered(text)
+    assert holes[0] == (0, 1)  # `a` had only the broken line: it went with it
+    assert keys(root) == ["b", "c"]
+    assert [f.code for f in findings] == ["EY101"]
+
+
+def test_a_tab_blanks_up_to_the_next_top_level_key() -> None:
+    holes, findings, root = recovered("a:\n  b: 1\n\tc: 2\n  d: 3\ne: 4\n")
+    assert holes == [(2, 3)]
+    assert [f.code for f in findings] == ["EY106"]
+    assert keys(root) == ["a", "e"]
+
+
+def test_recovery_can_be_turned_off() -> None:
+    sink = FindingSink(strict=False)
+    parsed = parse_text("a: 1\nb: x: y\n", sink, recover=False)
+    assert not parsed.usable and parsed.documents == [] and parsed.holes == ()
+
+
+@pytest.mark.parametrize("code", ["EY201", "EY401", "EY502", "EY999"])
+def test_the_mask_withholds_what_the_hole_may_explain(code: str) -> None:
+    sink = FindingSink(strict=False)
+    parse_text("- id: a\n  input: x: y\n  other: 1\n", sink)
+    assert sink.mask is not None
+    assert sink.mask(code, "missing", Span(Position(0, 2), Position(0, 7)))  # the owner line
+    assert not sink.mask("EY205", "typo", Span(Position(2, 2), Position(2, 7)))
+    assert sink.mask("EY205", "typo", Span(Position(1, 2), Position(1, 7)))  # on the hole
+    assert sink.mask("EY202", "empty", Span(Position(0, 7), Position(0, 7)))  # empty value
+
+
+def test_json_recovers_at_the_next_member() -> None:
+    text = '{\n  "a": 1,\n  "b": tru,\n  "c": [1, 2]\n}\n'
+    sink = FindingSink(strict=False)
+    parsed = parse_json(text, sink)
+    assert not parsed.ok and parsed.usable
+    root = parsed.documents[0]
+    assert isinstance(root, Mapping) and keys(root) == ["a", "c"]
+    assert [(f.code, f.span.start.line) for f in sink.findings] == [("EY110", 2)]
+
+
+def test_json_hides_the_comma_a_blanked_last_member_leaves_trailing() -> None:
+    sink = FindingSink(strict=False)
+    parsed = parse_json('{\n  "a": 1,\n  "b": nul\n}\n', sink)
+    assert parsed.usable
+    assert [(f.code, f.span.start.line) for f in sink.findings] == [("EY110", 2)]
+
+
+@pytest.mark.parametrize("text", ['{"a": tru, "b": 1}', '{\n  "a": 1\n', '[\n  1,\n  x\n'])
+def test_json_does_not_recover_when_unsure(text: str) -> None:
+    """One line: nothing around to keep; a missing closing bracket: the document's own
+    structure is in doubt."""
+    parsed = parse_json(text, FindingSink(strict=False))
+    assert parsed.documents == [] and not parsed.holes
+
+
+def test_a_broken_jsonl_row_is_one_finding_and_the_others_keep_theirs() -> None:
+    sink = FindingSink(strict=False)
+    doc = parse_jsonl('{"a": 1}\n{"a": tru}\n{"a": 1, "a": 2}\n', sink)
+    assert [row.ok for row in doc.rows] == [True, False, True]
+    assert [(f.code, f.span.start.line) for f in sink.findings] == [("EY110", 1),
+                                                                    ("EY111", 2)]
