@@ -150,7 +150,6 @@ CODES: dict[str, Code] = _catalogue(
          "An id list or gain map in `expected_output` has an entry retrieval metrics reject."),
     Code("EY519", "padosoft-trajectory", C,
          "`metadata.trajectory` holds expectations the trajectory metrics ignore."),
-<<<<<<< HEAD
     # EY6xx: AgentV eval suites (EY600-EY699)
     Code("EY600", "agentv-not-mapping", B, "The suite is not a YAML mapping."),
     Code("EY601", "agentv-unknown-key", C, "A suite or test key agentv does not read."),
@@ -227,7 +226,6 @@ CODES: dict[str, Code] = _catalogue(
     Code("EY724", "eee-model-id", B, "A row's `model_id` is not its aggregate's `model_info.id`."),
     Code("EY725", "eee-sample-hash", C, "`sample_hash` matches no known recipe."),
     Code("EY726", "eee-path-convention", C, "A datastore path breaks the naming convention."),
-=======
     # Apastra PromptOps (seed 002): EY800-EY899.
     Code("EY800", "apastra-schema", B,
          "A file breaks the Apastra schema its place names (ajv rejects it)."),
@@ -256,7 +254,6 @@ CODES: dict[str, Code] = _catalogue(
          "A consumption-manifest pin Apastra's resolver cannot resolve as written."),
     Code("EY813", "apastra-unsafe-prompt-id", B,
          "A prompt id Apastra's resolver refuses (backslash, absolute, `.`/`..` segments)."),
->>>>>>> apastra
 )
 
 
