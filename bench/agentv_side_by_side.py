@@ -43,7 +43,7 @@ def agentv_findings(agentv: str, folder: Path) -> tuple[dict[str, list[str]], fl
     for line in done.stdout.splitlines():
         file_match = _FILE.match(line)
         if file_match:
-            current = Path(file_match.group("path")).name
+            current = Path(file_match.group("path")).relative_to(folder).as_posix()
             found.setdefault(current, [])
             continue
         item = _ITEM.match(line)
@@ -56,14 +56,14 @@ def agentv_findings(agentv: str, folder: Path) -> tuple[dict[str, list[str]], fl
 
 def evalyaml_findings(folder: Path) -> tuple[dict[str, list[str]], float]:
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "evalyaml", "check", str(folder), "--format",
+    done = subprocess.run([sys.executable, "-m", "evalyaml", "check", ".", "--format",
                            "json"], cwd=folder, capture_output=True, text=True, timeout=300,
                           check=False)
     elapsed = time.perf_counter() - start
     found: dict[str, list[str]] = {}
     for item in json.loads(done.stdout or "[]"):
         start_pos = item["range"]["start"]
-        name = Path(item["path"]).name
+        name = item["path"]
         found.setdefault(name, []).append(
             f"{item['severity']} {start_pos['line'] + 1}:{start_pos['character'] + 1} "
             f"{item['code']} {item['message'][:60]}")
