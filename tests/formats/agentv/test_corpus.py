@@ -9,6 +9,12 @@ The rules, quoted from the code at e43a4d46:
   of these: `agentv_bare_prompt_paths_treated_as_inline_text`).
 - EY601 (`defaults:` in autoresearch/EVAL.yaml): `eval-validator.ts` KNOWN_TOP_LEVEL_FIELDS has
   no `defaults` ("Unknown field 'defaults'. This field will be ignored.").
+- EY621 (a named file is missing): files the corpus did not copy from the repository.
+  `validation/file-reference-validator.ts` ("Referenced file not found: ...") for message
+  content `{type: file, value: ...}` in a test's input (resolved from the suite's folder up the
+  search roots); `validation/workspace-path-validator.ts` ("Template path not found",
+  "Hook script not found") for `workspace.template` and hook arguments that look like paths
+  (`./x`, `../x`, a script suffix). `agentv validate` 4.42.4 reports the same ones.
 """
 
 from __future__ import annotations
@@ -26,6 +32,13 @@ _RT = "examples/red-team/archetypes/"
 _PII = _RT + "customer-facing-agent/suites/pii-cross-customer-disclosure.eval.yaml"
 _SCREENSHOT = _RT + "coding-agent/suites/screenshot-pii-upload.eval.yaml"
 EXPECTED = [
+    ("evals/agentic-engineering/agent-plugin-review.eval.yaml", 6, "EY621"),
+    ("evals/agentic-engineering/agent-plugin-review.eval.yaml", 11, "EY621"),
+    ("evals/self/eval.yaml", 12, "EY621"),
+    ("evals/self/eval.yaml", 39, "EY621"),
+    ("evals/self/eval.yaml", 70, "EY621"),
+    ("examples/features/agent-skills-evals/csv-analyzer.EVAL.yaml", 4, "EY621"),
+    ("examples/features/agent-skills-evals/csv-analyzer.EVAL.yaml", 13, "EY621"),
     ("examples/features/autoresearch/EVAL.yaml", 10, "EY601"),
     ("examples/features/basic/evals/dataset.eval.yaml", 83, "EY622"),
     ("examples/features/composite/evals/dataset.eval.yaml", 26, "EY622"),
@@ -38,12 +51,26 @@ EXPECTED = [
     ("examples/features/composite/evals/dataset.eval.yaml", 107, "EY622"),
     ("examples/features/composite/evals/dataset.eval.yaml", 110, "EY622"),
     ("examples/features/composite/evals/dataset.eval.yaml", 118, "EY622"),
+    ("examples/features/document-extraction/evals/confusion-metrics.eval.yaml", 67, "EY621"),
+    ("examples/features/document-extraction/evals/confusion-metrics.eval.yaml", 93, "EY621"),
+    ("examples/features/document-extraction/evals/confusion-metrics.eval.yaml", 119, "EY621"),
+    ("examples/features/document-extraction/evals/confusion-metrics.eval.yaml", 145, "EY621"),
+    ("examples/features/document-extraction/evals/confusion-metrics.eval.yaml", 174, "EY621"),
+    ("examples/features/document-extraction/evals/field-accuracy.eval.yaml", 195, "EY621"),
+    ("examples/features/document-extraction/evals/field-accuracy.eval.yaml", 256, "EY621"),
+    ("examples/features/document-extraction/evals/field-accuracy.eval.yaml", 293, "EY621"),
+    ("examples/features/document-extraction/evals/field-accuracy.eval.yaml", 329, "EY621"),
+    ("examples/features/document-extraction/evals/field-accuracy.eval.yaml", 377, "EY621"),
+    ("examples/features/document-extraction/evals/field-accuracy.eval.yaml", 416, "EY621"),
+    ("examples/features/file-changes-graders/evals/dataset.eval.yaml", 14, "EY621"),
+    ("examples/features/input-files-shorthand/evals/dataset.eval.yaml", 61, "EY621"),
     ("examples/features/multi-turn-conversation/evals/dataset.eval.yaml", 57, "EY622"),
     ("examples/features/multi-turn-conversation/evals/dataset.eval.yaml", 61, "EY622"),
     ("examples/features/multi-turn-conversation/evals/dataset.eval.yaml", 65, "EY622"),
     ("examples/features/multi-turn-conversation/evals/dataset.eval.yaml", 117, "EY622"),
     ("examples/features/multi-turn-conversation/evals/dataset.eval.yaml", 121, "EY622"),
     ("examples/features/multi-turn-conversation/evals/dataset.eval.yaml", 125, "EY622"),
+    ("examples/features/tool-calls-template/evals/eval.yaml", 17, "EY621"),
     ("examples/features/weighted-graders/evals/dataset.eval.yaml", 24, "EY622"),
     ("examples/features/weighted-graders/evals/dataset.eval.yaml", 29, "EY622"),
     ("examples/features/weighted-graders/evals/dataset.eval.yaml", 34, "EY622"),
@@ -52,6 +79,7 @@ EXPECTED = [
     ("examples/features/weighted-graders/evals/dataset.eval.yaml", 75, "EY622"),
     ("examples/features/weighted-graders/evals/dataset.eval.yaml", 78, "EY622"),
     ("examples/features/weighted-graders/evals/dataset.eval.yaml", 81, "EY622"),
+    ("examples/features/workspace-multi-repo/evals/dataset.eval.yaml", 6, "EY621"),
     (_SCREENSHOT, 167, "EY622"),
     (_PII, 41, "EY622"),
     (_PII, 57, "EY622"),
@@ -73,6 +101,36 @@ EXPECTED = [
     ("examples/red-team/suites/llm01-prompt-injection.eval.yaml", 206, "EY622"),
     ("examples/red-team/suites/llm01-prompt-injection.eval.yaml", 221, "EY622"),
     ("examples/red-team/suites/llm10-unbounded-consumption.eval.yaml", 68, "EY622"),
+    ("examples/showcase/cw-incident-triage/evals/dataset.eval.yaml", 34, "EY621"),
+    ("examples/showcase/cw-incident-triage/evals/dataset.eval.yaml", 63, "EY621"),
+    ("examples/showcase/cw-incident-triage/evals/dataset.eval.yaml", 98, "EY621"),
+    ("examples/showcase/cw-incident-triage/evals/dataset.eval.yaml", 131, "EY621"),
+    ("examples/showcase/cw-incident-triage/evals/dataset.eval.yaml", 160, "EY621"),
+    ("examples/showcase/cw-incident-triage/evals/dataset.eval.yaml", 189, "EY621"),
+    ("examples/showcase/cw-incident-triage/evals/dataset.eval.yaml", 218, "EY621"),
+    ("examples/showcase/cw-incident-triage/evals/dataset.eval.yaml", 247, "EY621"),
+    ("examples/showcase/export-screening/evals/dataset.eval.yaml", 46, "EY621"),
+    ("examples/showcase/export-screening/evals/dataset.eval.yaml", 69, "EY621"),
+    ("examples/showcase/export-screening/evals/dataset.eval.yaml", 94, "EY621"),
+    ("examples/showcase/export-screening/evals/dataset.eval.yaml", 117, "EY621"),
+    ("examples/showcase/export-screening/evals/dataset.eval.yaml", 141, "EY621"),
+    ("examples/showcase/export-screening/evals/dataset.eval.yaml", 164, "EY621"),
+    ("examples/showcase/export-screening/evals/dataset.eval.yaml", 187, "EY621"),
+    ("examples/showcase/export-screening/evals/dataset.eval.yaml", 210, "EY621"),
+    ("examples/showcase/export-screening/evals/dataset.eval.yaml", 235, "EY621"),
+    ("examples/showcase/export-screening/evals/dataset.eval.yaml", 258, "EY621"),
+    ("examples/showcase/export-screening/evals/dataset.eval.yaml", 281, "EY621"),
+    ("examples/showcase/export-screening/evals/dataset.eval.yaml", 305, "EY621"),
+    ("examples/showcase/export-screening/evals/dataset.eval.yaml", 334, "EY621"),
+    ("examples/showcase/export-screening/evals/dataset.eval.yaml", 358, "EY621"),
+    ("examples/showcase/export-screening/evals/dataset.eval.yaml", 383, "EY621"),
+    ("examples/showcase/export-screening/evals/dataset.eval.yaml", 407, "EY621"),
+    ("examples/showcase/export-screening/evals/dataset.eval.yaml", 436, "EY621"),
+    ("examples/showcase/export-screening/evals/dataset.eval.yaml", 459, "EY621"),
+    ("examples/showcase/export-screening/evals/dataset.eval.yaml", 482, "EY621"),
+    ("examples/showcase/export-screening/evals/dataset.eval.yaml", 505, "EY621"),
+    ("examples/showcase/export-screening/evals/dataset.eval.yaml", 529, "EY621"),
+    ("examples/showcase/export-screening/evals/dataset.eval.yaml", 552, "EY621"),
     ("examples/showcase/multi-model-benchmark/evals/benchmark.eval.yaml", 30, "EY622"),
     ("examples/showcase/multi-model-benchmark/evals/benchmark.eval.yaml", 34, "EY622"),
     ("examples/showcase/multi-model-benchmark/evals/benchmark.eval.yaml", 38, "EY622"),
@@ -82,6 +140,18 @@ EXPECTED = [
     ("examples/showcase/offline-grader-benchmark/evals/setup-b.eval.yaml", 18, "EY622"),
     ("examples/showcase/offline-grader-benchmark/evals/setup-b.eval.yaml", 22, "EY622"),
     ("examples/showcase/offline-grader-benchmark/evals/setup-b.eval.yaml", 26, "EY622"),
+    ("examples/showcase/psychotherapy/evals/encouragement.eval.yaml", 37, "EY621"),
+    ("examples/showcase/psychotherapy/evals/encouragement.eval.yaml", 69, "EY621"),
+    ("examples/showcase/psychotherapy/evals/encouragement.eval.yaml", 102, "EY621"),
+    ("examples/showcase/psychotherapy/evals/encouragement.eval.yaml", 134, "EY621"),
+    ("examples/showcase/psychotherapy/evals/encouragement.eval.yaml", 166, "EY621"),
+    ("examples/showcase/psychotherapy/evals/encouragement.eval.yaml", 202, "EY621"),
+    ("examples/showcase/psychotherapy/evals/encouragement.eval.yaml", 234, "EY621"),
+    ("examples/showcase/psychotherapy/evals/encouragement.eval.yaml", 267, "EY621"),
+    ("examples/showcase/psychotherapy/evals/routing.eval.yaml", 31, "EY621"),
+    ("examples/showcase/psychotherapy/evals/routing.eval.yaml", 78, "EY621"),
+    ("examples/showcase/psychotherapy/evals/routing.eval.yaml", 125, "EY621"),
+    ("examples/showcase/psychotherapy/evals/routing.eval.yaml", 173, "EY621"),
 ]
 FIVE_X = [
     "examples/features/readme-quickstart/evals/my-eval.eval.yaml",
@@ -105,7 +175,7 @@ def test_every_seed_era_finding_is_one_upstream_confirms() -> None:
             f["range"]["start"]["line"] + 1, f["code"])  # type: ignore[index]
            for f in found]
     assert got == EXPECTED
-    assert {f["code"] for f in found} == {"EY601", "EY622"}
+    assert {f["code"] for f in found} == {"EY601", "EY621", "EY622"}
     assert len([f for f in found if f["code"] == "EY622"]) == 55
 
 

@@ -137,10 +137,12 @@ def _record(result: FileAnalysis, facts: SuiteFacts, path: str | None, options: 
         return
     folder = PurePath(path).parent
     for ref in facts.refs:
-        if ref.role in ("prompt", "bare-prompt"):
+        if ref.role in ("prompt", "bare-prompt", "content-file"):
             # A bare path is not adopted (AgentV sends it as text); it links, for the fix.
             result.file_refs.append(FileRef(ref.span, prompt_candidates(
                 folder, ref.name, options.root), PROMPT if ref.role == "prompt" else None))
+        elif ref.role == "workspace-path":
+            result.file_refs.append(FileRef(ref.span, (os.path.normpath(folder / ref.name),)))
         elif ref.role in ("tests", "tests-entry"):
             adopt = PurePath(ref.name).suffix.lower() in rules.TEST_FILE_EXTENSIONS
             result.file_refs.append(FileRef(ref.span, (os.path.normpath(folder / ref.name),),
@@ -169,6 +171,18 @@ def _check_ref(ref: SuiteRef, path: Path, roots: list[Path], files: NamedFiles,
                sink: FindingSink) -> None:
     if ref.role == "type":
         _custom_type(ref, roots, files, sink)
+        return
+    if ref.role == "content-file":
+        if _first_existing(ref.name, roots, files) is None:
+            sink.add("EY621", f"Referenced file not found: {ref.name} (searched from the "
+                     "suite's folder up to the workspace root)", ref.span)
+        return
+    if ref.role == "workspace-path":
+        target = files.resolve(path.parent, ref.name)
+        if target is not None and (files.exists(target) or target.is_dir()):
+            return
+        sink.add("EY621", f"workspace path not found: {ref.name} (relative to the suite's "
+                 "folder); the workspace cannot be set up", ref.span)
         return
     if ref.role in ("prompt", "bare-prompt"):
         found = _first_existing(ref.name, roots, files)

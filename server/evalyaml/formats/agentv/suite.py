@@ -13,6 +13,7 @@ recorded here as `Refs` in the analysis' facts and decided by the format's cross
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import PurePath
@@ -82,7 +83,7 @@ def check_suite(ctx: Context, root: Node | None, facts: SuiteFacts) -> None:
             check_assertions(ctx, key, value, facts, where="the suite")
     if "workspace" in values:
         key, value = values["workspace"]
-        check_workspace(ctx, key, value)
+        check_workspace(ctx, key, value, facts)
     tests_key = next((n for n in ("tests", "eval_cases", "evalcases") if n in values), None)
     if tests_key is None:
         span = ctx.span(top[0][0]) if top else Span.point(0, 0)
@@ -235,7 +236,7 @@ def check_test(ctx: Context, test: Mapping, facts: SuiteFacts) -> None:
     if "input" in values:
         key, value = values["input"]
         if isinstance(value, Sequence):
-            check_messages(ctx, value, "input")
+            check_messages(ctx, value, "input", facts)
         elif is_null(value) or (isinstance(value, Scalar) and not isinstance(value.value, str)):
             ctx.add("EY604", "Invalid 'input' field (must be a string, a mapping or an array of "
                     "messages)", ctx.at(key, value))
@@ -243,7 +244,7 @@ def check_test(ctx: Context, test: Mapping, facts: SuiteFacts) -> None:
         ctx.add("EY604", "the test has no 'input' (\"Missing 'input' field (must be a string or "
                 "array of messages)\")", ctx.span(id_pair[0]) if id_pair else head)
     if "expected_output" in values:
-        _expected_output(ctx, *values["expected_output"])
+        _expected_output(ctx, *values["expected_output"], facts)
     _effective(ctx, test, values, facts, test_id=test_id, id_pair=id_pair)
     for name in ("assertions", "assert", "evaluator"):
         if name in values:
@@ -255,7 +256,7 @@ def check_test(ctx: Context, test: Mapping, facts: SuiteFacts) -> None:
             check_inline_rubrics(ctx, value)
     _conversation(ctx, values)
     if "workspace" in values:
-        check_workspace(ctx, *values["workspace"])
+        check_workspace(ctx, *values["workspace"], facts)
     if not any(name in values for name in rules.GRADED_BY):
         where = ctx.span(id_pair[1]) if id_pair and test_id else head
         also = " ('rubrics' alone does not count)" if "rubrics" in values else ""
@@ -287,11 +288,11 @@ def _effective(ctx: Context, test: Mapping, values: dict[str, tuple[Scalar, Node
                 f"`{{{{ metadata }}}}` receive it:\n\n```json\n{shown}\n```")))
 
 
-def _expected_output(ctx: Context, key: Scalar, value: Node) -> None:
+def _expected_output(ctx: Context, key: Scalar, value: Node, facts: SuiteFacts) -> None:
     if isinstance(value, Sequence):
         first = value.items[0] if value.items else None
         if isinstance(first, Mapping) and first.get("role") is not None:
-            check_messages(ctx, value, "expected_output")
+            check_messages(ctx, value, "expected_output", facts)
     elif isinstance(value, Mapping):
         return
     elif is_null(value) or (isinstance(value, Scalar) and not isinstance(value.value, str)):
@@ -299,7 +300,8 @@ def _expected_output(ctx: Context, key: Scalar, value: Node) -> None:
                 ctx.at(key, value))
 
 
-def check_messages(ctx: Context, messages: Sequence, where: str) -> None:
+def check_messages(ctx: Context, messages: Sequence, where: str,
+                   facts: SuiteFacts | None = None) -> None:
     for message in messages.items:
         if not isinstance(message, Mapping):
             ctx.add("EY609", f"each message in '{where}' must be a mapping with 'role' and "
@@ -328,13 +330,13 @@ def check_messages(ctx: Context, messages: Sequence, where: str) -> None:
             _role_markers(ctx, content)
         elif isinstance(content, Sequence):
             for part in content.items:
-                _content_part(ctx, part)
+                _content_part(ctx, part, facts)
         elif not isinstance(content, Mapping):
             ctx.add("EY609", "Missing or invalid 'content' field (must be a string, array, or "
                     "object)", ctx.at(key, content))
 
 
-def _content_part(ctx: Context, part: Node) -> None:
+def _content_part(ctx: Context, part: Node, facts: SuiteFacts | None) -> None:
     if isinstance(part, Scalar) and isinstance(part.value, str):
         _role_markers(ctx, part)
         return
@@ -347,6 +349,15 @@ def _content_part(ctx: Context, part: Node) -> None:
     if type_name is None:
         ctx.add("EY609", "Content object must have a 'type' field",
                 ctx.at(*type_pair) if type_pair else ctx.span(part))
+    if type_name == "file" and facts is not None:
+        value_pair = values.get("value")
+        name = text_of(value_pair[1]) if value_pair else None
+        if name is None or value_pair is None:
+            ctx.add("EY609", "File reference must have a 'value' field with the file path",
+                    ctx.at(*value_pair) if value_pair else ctx.span(part))
+        elif isinstance(value_pair[1], Scalar) and _ENV not in name:
+            facts.refs.append(SuiteRef("content-file", name, ctx.span(value_pair[1]),
+                                       value_pair[1].style, value_pair[1].text))
     if type_name == "text":
         value_pair = values.get("value")
         if value_pair is None or text_of(value_pair[1]) is None:
@@ -519,9 +530,44 @@ def _conversation(ctx: Context, values: dict[str, tuple[Scalar, Node]]) -> None:
                 ctx.add("EY617", "Each turn must have a non-empty input", span)
 
 
-def check_workspace(ctx: Context, key: Scalar, value: Node) -> None:
+_SCRIPT_SUFFIXES = (".mjs", ".cjs", ".js", ".ts", ".sh", ".bash", ".zsh", ".py", ".rb", ".pl")
+
+
+def _workspace_paths(ctx: Context, value: Mapping, facts: SuiteFacts) -> None:
+    """`workspace-path-validator.ts`: the template and hook scripts must exist (relative to the
+    suite's folder, a hook's `cwd` first). Checked in the cross check; never run."""
+    template = value.get("template")
+    name = text_of(template)
+    if name and isinstance(template, Scalar) and _ENV not in name:
+        facts.refs.append(SuiteRef("workspace-path", name, ctx.span(template), template.style,
+                                   template.text))
+    hooks = value.get("hooks")
+    if not isinstance(hooks, Mapping):
+        return
+    for hook_name in ("before_all", "before_each", "after_each", "after_all"):
+        hook = hooks.get(hook_name)
+        if not isinstance(hook, Mapping):
+            continue
+        cwd = text_of(hook.get("cwd")) or "."
+        command = hook.get("command") or hook.get("script")
+        if not isinstance(command, Sequence):
+            continue
+        for arg in command.items:
+            text = text_of(arg)
+            if text is None or not isinstance(arg, Scalar) or _ENV in text or \
+                    not (text.startswith(("./", "../")) or text.endswith(_SCRIPT_SUFFIXES)):
+                continue
+            facts.refs.append(SuiteRef("workspace-path",
+                                       text if cwd == "." else os.path.join(cwd, text),
+                                       ctx.span(arg), arg.style, arg.text))
+
+
+def check_workspace(ctx: Context, key: Scalar, value: Node,
+                    facts: SuiteFacts | None = None) -> None:
     if not isinstance(value, Mapping):
         return
+    if facts is not None:
+        _workspace_paths(ctx, value, facts)
     docker = value.get("docker")
     repos = value.get("repos")
     if isinstance(repos, Sequence):
@@ -532,7 +578,9 @@ def check_workspace(ctx: Context, key: Scalar, value: Node) -> None:
             checkout = repo.get("checkout")
             clone = repo.get("clone")
             head = ctx.span(pairs(repo)[0][0]) if repo.pairs else ctx.span(repo)
-            if not isinstance(source, Mapping) and not isinstance(docker, Mapping):
+            # `repo:` is the published 4.42 CLI's spelling of a source (after the seed commit).
+            if not isinstance(source, Mapping) and not isinstance(docker, Mapping) and \
+                    repo.get("repo") is None:
                 ctx.add("EY618", "repos[].source is required for non-Docker workspaces. "
                         "Source-less repos are only valid when workspace.docker is configured "
                         "(repo exists inside the container).", head)
