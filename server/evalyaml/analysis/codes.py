@@ -217,6 +217,8 @@ CODES: dict[str, Code] = _catalogue(
     Code("EY709", "eee-token-usage", B, "`token_usage` has some of its three counts, not all."),
     Code("EY710", "eee-row-not-object", B, "A samples line is not a JSON object."),
     Code("EY711", "eee-no-rows", B, "A samples file has no row."),
+    Code("EY712", "eee-row-too-long", B,
+         "A row of a streamed samples file is too long to check."),
     Code("EY720", "eee-samples-file-missing", B,
          "`detailed_evaluation_results.file_path` names no file."),
     Code("EY721", "eee-checksum", B, "`checksum` is not the digest of the samples file."),

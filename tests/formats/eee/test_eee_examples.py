@@ -33,7 +33,9 @@ def test_the_clean_datastore_is_clean() -> None:
 
 
 def test_every_eee_code_has_a_mistake_folder() -> None:
-    assert {p.name.split("-")[0] for p in MISTAKES} == {c for c in CODES if c.startswith("EY7")}
+    """EY712 needs a row over 16 MB: tests/formats/eee/test_eee_stream.py makes one."""
+    assert {p.name.split("-")[0] for p in MISTAKES} == \
+        {c for c in CODES if c.startswith("EY7")} - {"EY712"}
 
 
 @pytest.mark.parametrize("folder", MISTAKES, ids=lambda p: p.name)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable
 from pathlib import Path, PurePath
+from typing import BinaryIO
 
 from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding, FindingSink
@@ -27,7 +28,13 @@ from evalyaml.formats.eee import cross, detect, paths
 from evalyaml.formats.eee.aggregate import check_aggregate
 from evalyaml.formats.eee.ide import IDE
 from evalyaml.formats.eee.kinds import AGGREGATE, SAMPLES
-from evalyaml.formats.eee.rows import NO_ROWS, RowFacts, check_samples
+from evalyaml.formats.eee.rows import (
+    NO_ROWS,
+    RowFacts,
+    SamplesResult,
+    check_samples,
+    check_stream,
+)
 from evalyaml.syntax.json import parse_json
 from evalyaml.syntax.lines import LineCache
 
@@ -52,6 +59,14 @@ class EeeFormat:
     def cross_check(self, path: Path, analysis: FileAnalysis, files: NamedFiles,
                     options: Options) -> Iterable[Finding]:
         return cross.cross_check(path, analysis, files, options)
+
+    def analyze_stream(self, stream: BinaryIO, path: str | None, kind: Kind | None,
+                       options: Options) -> FileAnalysis | None:
+        """A samples file over the size limit, row by row in bounded memory (the engine asks
+        this of a format that has it before giving up on a large file with EY107)."""
+        if kind is not SAMPLES:
+            return None
+        return _samples_analysis(check_stream(stream, strict=options.strict), path, options)
 
     def analyze(self, text: str, path: str | None, kind: Kind | None, options: Options, *,
                 forced: bool = False, cache: CaseCache | None = None,
@@ -83,10 +98,15 @@ def _aggregate(text: str, path: str | None, options: Options) -> FileAnalysis:
 
 def _samples(text: str, path: str | None, options: Options,
              cache: CaseCache | None) -> FileAnalysis:
-    sink = FindingSink(strict=options.strict)
     line_cache: LineCache[RowFacts] | None = \
         cache.format_state("eee-rows", LineCache) if cache is not None else None
-    checked = check_samples(text, strict=options.strict, cache=line_cache)
+    return _samples_analysis(check_samples(text, strict=options.strict, cache=line_cache),
+                             path, options)
+
+
+def _samples_analysis(checked: SamplesResult, path: str | None, options: Options
+                      ) -> FileAnalysis:
+    sink = FindingSink(strict=options.strict)
     sink.findings.extend(checked.findings)
     result = FileAnalysis(path, SAMPLES)
     first = checked.first_row

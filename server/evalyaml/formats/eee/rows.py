@@ -13,20 +13,22 @@ know is said once per file and version (on its first row), not once per row.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from evalyaml.analysis.findings import Finding, FindingSink, Fix, TextEdit
 from evalyaml.analysis.model import CaseSummary
 from evalyaml.analysis.text import Position, Span
 from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
-from evalyaml.formats.eee import hashes, versions
+from evalyaml.formats.eee import fastpath, hashes, versions
 from evalyaml.formats.eee.kinds import SAMPLES
 from evalyaml.formats.eee.schemacheck import SchemaCheck, json_type
 from evalyaml.syntax.json import read_json
 from evalyaml.syntax.lines import LineCache, LineResult, analyze_lines
 
-UNKNOWN_VERSION, NOT_OBJECT, NO_ROWS, SAMPLE_HASH = "EY700", "EY710", "EY711", "EY725"
+UNKNOWN_VERSION, NOT_OBJECT, NO_ROWS, SAMPLE_HASH, TOO_LONG = (
+    "EY700", "EY710", "EY711", "EY725", "EY712")
 RENAMED = {"interactions": "messages"}  # 0.2.1 renamed the multi-turn transcript
 
 
@@ -49,7 +51,61 @@ def _place(node: Node) -> Span:
     return Span(Position(0, node.start), Position(0, node.end))
 
 
+_PREDICATES: dict[str, fastpath.Predicate] = {}
+
+
+def _predicate(version: str) -> fastpath.Predicate | None:
+    found = _PREDICATES.get(version)
+    if found is None:
+        schema = versions.schema_for(SAMPLES, version)
+        if schema is None:
+            return None
+        found = _PREDICATES[version] = fastpath.compile_valid(
+            schema, {} if version == "0.2.0" else RENAMED)
+    return found
+
+
+def _fast(text: str) -> LineResult[RowFacts] | None:
+    """A valid row's facts without a tree (see `fastpath`); None: take the slow way."""
+    value = fastpath.load(text)
+    if not isinstance(value, dict):
+        return None
+    version = value.get("schema_version")
+    check = _predicate(version) if isinstance(version, str) else None
+    if check is None or not check(value) or not _hash_ok(value):
+        return None
+    sample, evaluation, model = (value.get("sample_id"), value.get("evaluation_id"),
+                                 value.get("model_id"))
+    places = []
+    for key, found in (("sample_id", sample), ("evaluation_id", evaluation),
+                       ("model_id", model)):
+        where = fastpath.value_columns(text, key, found)
+        if where is None:
+            return None
+        places.append(where)
+    return LineResult((), RowFacts(
+        text[places[0][0]:places[0][1]].strip('"') if isinstance(sample, (str, int)) else None,
+        places[0], evaluation, places[1], model, places[2], len(text), None))
+
+
+def _hash_ok(value: dict[str, object]) -> bool:
+    given = value.get("sample_hash")
+    if given is None:
+        return True
+    inputs = value.get("input")
+    if not isinstance(given, str) or not isinstance(inputs, dict):
+        return False
+    raw, ref = inputs.get("raw"), inputs.get("reference")
+    if not isinstance(raw, str) or not (isinstance(ref, str) or (
+            isinstance(ref, list) and all(isinstance(r, str) for r in ref))):
+        return False
+    return hashes.matches_a_recipe(given, raw, ref)
+
+
 def check_row(text: str, *, strict: bool) -> LineResult[RowFacts]:
+    fast = _fast(text)
+    if fast is not None:
+        return fast
     sink = FindingSink(strict=strict)
     root = read_json(text, sink)
     facts = RowFacts(None, None, None, (0, 0), None, (0, 0), len(text), None)
@@ -138,34 +194,137 @@ class SamplesResult:
     first_row: int | None
 
 
+class _Collect:
+    """Rows' results, in order, into one file's findings and facts."""
+
+    def __init__(self, strict: bool, *, keep_cases: bool) -> None:
+        self.strict = strict
+        self.keep_cases = keep_cases
+        self.result = SamplesResult([], [], 0, {}, {}, None)
+        self._said_versions: set[str] = set()
+
+    def add(self, line: int, text: str, result: LineResult[RowFacts]) -> None:
+        out = self.result
+        facts = result.facts
+        if out.first_row is None:
+            out.first_row = line
+        out.rows += 1
+        if result.findings:
+            unknown = facts.unknown_version
+            if unknown is None or unknown not in self._said_versions:
+                out.findings.extend(f.shifted(line) for f in result.findings)
+            if unknown is not None:
+                self._said_versions.add(unknown)
+        if line and text.startswith("\ufeff"):
+            out.findings.extend(_stray_bom(line, self.strict))
+        if self.keep_cases:
+            id_span = Span(Position(line, facts.id_cols[0]), Position(line, facts.id_cols[1])) \
+                if facts.id_cols else None
+            out.cases.append(CaseSummary(facts.sample_id, Span(Position(line, 0),
+                                                               Position(line, facts.end)),
+                                         id_span))
+        _remember(out.evaluation_ids, facts.evaluation_id, line, facts.evaluation_cols)
+        _remember(out.model_ids, facts.model_id, line, facts.model_cols)
+
+
 def check_samples(text: str, *, strict: bool, cache: LineCache[RowFacts] | None
                   ) -> SamplesResult:
     placed = analyze_lines(text, lambda line: check_row(line, strict=strict), cache=cache,
                            context=("eee-row", strict))
-    findings: list[Finding] = []
-    cases: list[CaseSummary] = []
-    evaluation_ids: dict[str, array[int]] = {}
-    model_ids: dict[str, array[int]] = {}
-    said_versions: set[str] = set()
+    collect = _Collect(strict, keep_cases=True)
     for row in placed:
-        facts = row.result.facts
-        line = row.line
-        if row.result.findings:
-            unknown = facts.unknown_version
-            if unknown is None or unknown not in said_versions:
-                findings.extend(row.findings())
-            if unknown is not None:
-                said_versions.add(unknown)
-        if line and row.text.startswith("\ufeff"):
-            findings.extend(_stray_bom(line, strict))
-        id_span = Span(Position(line, facts.id_cols[0]), Position(line, facts.id_cols[1])) \
-            if facts.id_cols else None
-        cases.append(CaseSummary(facts.sample_id, Span(Position(line, 0),
-                                                       Position(line, facts.end)), id_span))
-        _remember(evaluation_ids, facts.evaluation_id, line, facts.evaluation_cols)
-        _remember(model_ids, facts.model_id, line, facts.model_cols)
-    first = placed[0].line if placed else None
-    return SamplesResult(findings, cases, len(placed), evaluation_ids, model_ids, first)
+        collect.add(row.line, row.text, row.result)
+    return collect.result
+
+
+MAX_LINE = 16 * 1024 * 1024
+"""A streamed row longer than this is said to be too long, not read whole (a hostile 1 GB line
+costs a read, never its size in memory)."""
+_CHUNK = 1 << 20
+
+
+def check_stream(stream: BinaryIO, *, strict: bool, max_line: int = MAX_LINE) -> SamplesResult:
+    """A samples file too large to hold as text (the CLI, the index), row by row from `stream`
+    in bounded memory: one line at a time, no symbols kept. Lines break at LF, CRLF and CR, as
+    in the editor."""
+    collect = _Collect(strict, keep_cases=False)
+    for number, raw, length in _lines(stream, max_line):
+        if raw is None:
+            sink = FindingSink(strict=strict)
+            sink.add(TOO_LONG, f"this line is {length / (1024 * 1024):.0f} MB long, over the "
+                     f"{max_line // (1024 * 1024)} MB a row may have; it is not checked",
+                     Span(Position(number, 0), Position(number, 1)))
+            collect.result.findings.extend(sink.findings)
+            collect.result.rows += 1
+            continue
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            sink = FindingSink(strict=strict)
+            column = len(raw[:err.start].decode("utf-8", errors="replace"))
+            sink.add("EY100", f"this line is not UTF-8 (byte 0x{raw[err.start]:02x} at byte "
+                     f"{err.start} of the line)", Span(Position(number, column),
+                                                       Position(number, column + 1)))
+            collect.result.findings.extend(sink.findings)
+            collect.result.rows += 1
+            continue
+        if not text.strip(" \t"):
+            continue
+        collect.add(number, text, check_row(text, strict=strict))
+    return collect.result
+
+
+def _lines(stream: BinaryIO, max_line: int) -> Iterator[tuple[int, bytes | None, int]]:
+    """(line number, its bytes without the break, or None when longer than `max_line`, its
+    length). CR, LF and CRLF each end one line."""
+    number = 0
+    pending = bytearray()
+    too_long = 0  # bytes of the current line once it passed max_line (then not kept)
+    last_cr = False
+    while chunk := stream.read(_CHUNK):
+        start = 0
+        if last_cr and chunk[:1] == b"\n":
+            start = 1  # the LF of a CRLF split between chunks
+        last_cr = False
+        while True:
+            cut = _next_break(chunk, start)
+            if cut < 0:
+                piece = chunk[start:]
+                if too_long or len(pending) + len(piece) > max_line:
+                    too_long += len(pending) + len(piece)
+                    pending.clear()
+                else:
+                    pending += piece
+                break
+            piece = chunk[start:cut]
+            if too_long or len(pending) + len(piece) > max_line:
+                yield number, None, too_long + len(pending) + len(piece)
+            else:
+                pending += piece
+                yield number, bytes(pending), len(pending)
+            pending.clear()
+            too_long = 0
+            number += 1
+            if chunk[cut:cut + 1] == b"\r":
+                if cut + 1 < len(chunk):
+                    start = cut + 2 if chunk[cut + 1:cut + 2] == b"\n" else cut + 1
+                else:
+                    last_cr = True
+                    break
+            else:
+                start = cut + 1
+            if start >= len(chunk):
+                break
+    if too_long:
+        yield number, None, too_long + len(pending)
+    elif pending:
+        yield number, bytes(pending), len(pending)
+
+
+def _next_break(chunk: bytes, start: int) -> int:
+    lf = chunk.find(b"\n", start)
+    cr = chunk.find(b"\r", start, lf if lf >= 0 else len(chunk))
+    return cr if cr >= 0 else lf
 
 
 def _stray_bom(line: int, strict: bool) -> Iterable[Finding]:
