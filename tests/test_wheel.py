@@ -74,6 +74,13 @@ def test_wheel_contains_the_schemas_and_no_tests(wheel: Path) -> None:
             shipped = json.loads(archive.read(member))
             assert shipped == json.loads((REPO / "schemas" / f"{kind}.schema.json").read_text())
         assert "evalyaml/py.typed" in names
+        # Apastra's 55 schemas ship unchanged, with Apastra's licence beside them.
+        apastra = sorted((REPO / "schemas" / "apastra").glob("*.schema.json"))
+        assert len(apastra) == 55
+        for path in apastra:
+            member = f"evalyaml/schemas/apastra/{path.name}"
+            assert archive.read(member) == path.read_bytes()
+        assert "evalyaml/schemas/apastra/LICENSE" in names
         assert not [n for n in names if n.startswith(("tests/", "examples/", "bench/"))]
         entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
         assert "evalyaml = evalyaml.cli:main" in archive.read(entry_points).decode()

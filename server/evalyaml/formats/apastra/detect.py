@@ -7,7 +7,9 @@ else a prompt spec). The other folders its docs and workflows use are read the s
 (`policies/` regression policies, `manifests/` consumption manifests, `delivery/` targets,
 `harnesses/*/adapter.yaml`, `runs/<id>/` artefacts, `derived-index/baselines/` and
 `starter-packs/`). Strongest first:
-- DIRECTIVE: a root `$schema` naming one of Apastra's schema files.
+- DIRECTIVE: a `$schema` naming one of Apastra's schema files, by an Apastra URL or, below a
+  `promptops/` folder, by any path (`../schemas/evaluator.schema.json`): another project's
+  `suite.schema.json` is not Apastra's.
 - PATH: the folders above, below a `promptops/` (or `derived-index/`) folder; `.md` and `.sh`
   files there are never ours, and `promptops/schemas/` holds the schemas themselves.
 - SHAPE: a prompt spec directly in `promptops/` (root `id`, `variables` and `template`).
@@ -41,8 +43,8 @@ from evalyaml.formats.base import Claim, Tier
 
 SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
 _SCHEMA_KEY = re.compile(
-    r"""^[ \t]*["']?\$schema["']?[ \t]*:[ \t]*["']?[^"'\n]*?(?P<name>[a-z-]+)\.schema\.json""",
-    re.MULTILINE)
+    r"""^[ \t{]*["']?\$schema["']?[ \t]*:[ \t]*["']?(?P<value>[^"'\n]*?(?P<name>[a-z-]+)"""
+    r"""\.schema\.json)""", re.MULTILINE)
 _ROOT_KEY = r"(?:^|\n)[ \t]{{0,8}}\"?{key}\"?[ \t]*:"
 _SHAPE_KEYS = [re.compile(_ROOT_KEY.format(key=k)) for k in ("id", "variables", "template")]
 
@@ -75,7 +77,9 @@ def claim(text: str, path: str | None, root: str | None) -> Claim | None:
     head = text[:4096]
     if suffix != ".jsonl":
         named = _SCHEMA_KEY.search(head)
-        if named and named.group("name") in BY_SCHEMA:
+        if named and named.group("name") in BY_SCHEMA and (
+                "apastra" in named.group("value") or "promptops" in named.group("value")
+                or (path is not None and "promptops" in PurePath(path).parts)):
             return Claim(BY_SCHEMA[named.group("name")], Tier.DIRECTIVE,
                          "its $schema names an Apastra schema")
     name = PurePath(path).name if path else ""
