@@ -98,8 +98,9 @@ class Fragments:
 
     def __init__(self) -> None:
         self._entries: dict[int, tuple[Finding, bytes]] = {}
-        # id(origin) -> (origin, shift rendered at, fragment, where its two line numbers sit)
-        self._moves: dict[int, _Move] = {}
+        # id(origin) -> the finding of the last publish moved from it (its fragment is in
+        # `_entries`): the only extra memory a moved finding costs is this one dict slot
+        self._moves: dict[int, Finding] = {}
         self._parts: list[bytes] = []
         self._payload = b""
 
@@ -107,36 +108,27 @@ class Fragments:
                mapper_for: MapperFor, *, related_support: bool) -> tuple[list[bytes], bytes]:
         """The fragments of `findings`, in order, and the payload: them all, comma-separated
         (the JSON array without its brackets, which `notification_parts` adds)."""
-        entries, moves = self._entries, self._moves
+        entries = self._entries
         kept: dict[int, tuple[Finding, bytes]] = {}
-        kept_moves: dict[int, _Move] = {}
+        kept_moves: dict[int, Finding] = {}
         parts: list[bytes] = []
         for finding in findings:
             key = id(finding)
-            origin = finding.origin
             hit = entries.get(key)
             if hit is not None and hit[0] is finding:
                 text = hit[1]
-                if origin is not None and (move := moves.get(id(origin))) is not None:
-                    kept_moves[id(origin)] = move
             elif finding.related:
                 text = fragment(finding, mapper, uri, mapper_for,
                                 related_support=related_support).encode("ascii")
                 if related_support and any(r.path is not None for r in finding.related):
                     parts.append(text)
                     continue  # another file's positions: converted afresh every time
-            elif origin is not None:
-                move = moves.get(id(origin))
-                if move is not None and move[0] is origin:
-                    text = _moved(move, finding.shift)
-                else:
-                    text = fragment(finding, mapper, uri, mapper_for,
-                                    related_support=related_support).encode("ascii")
-                    move = _move_of(origin, finding.shift, text)
-                kept_moves[id(origin)] = move
             else:
-                text = fragment(finding, mapper, uri, mapper_for,
-                                related_support=related_support).encode("ascii")
+                text = self._moved(finding) or fragment(
+                    finding, mapper, uri, mapper_for,
+                    related_support=related_support).encode("ascii")
+            if finding.origin is not None and not finding.related:
+                kept_moves[id(finding.origin)] = finding
             kept[key] = (finding, text)
             parts.append(text)
         # Only this publish's findings are kept (the object keeps its finding alive, so its
@@ -148,31 +140,30 @@ class Fragments:
             self._payload = b", ".join(parts)
         return self._parts, self._payload
 
+    def _moved(self, finding: Finding) -> bytes | None:
+        """The fragment of the last publish's finding moved from the same origin, with the
+        two line numbers of its range moved to `finding`'s lines; None when there is none."""
+        origin = finding.origin
+        if origin is None:
+            return None
+        before = self._moves.get(id(origin))
+        if before is None or before.origin is not origin:
+            return None
+        text = self._entries[id(before)][1]
+        delta = finding.shift - before.shift
+        if delta == 0:
+            return text
+        start = len(_START_LINE)  # `fragment` starts with the range
+        start_end = text.index(b",", start)
+        end = text.index(_END_LINE, start_end) + len(_END_LINE)
+        end_end = text.index(b",", end)
+        return b"%b%d%b%d%b" % (text[:start], int(text[start:start_end]) + delta,
+                                text[start_end:end], int(text[end:end_end]) + delta,
+                                text[end_end:])
 
-# (origin, the shift its fragment was rendered at, the fragment, then the start and end offsets
-# of the range's start line and end line in it)
-_Move = tuple[Finding, int, bytes, int, int, int, int]
+
 _START_LINE = b'{"range": {"start": {"line": '
 _END_LINE = b'"end": {"line": '
-
-
-def _move_of(origin: Finding, shift: int, text: bytes) -> _Move:
-    """Where the two line numbers sit in a fragment (`fragment` starts with the range)."""
-    start = len(_START_LINE)
-    start_end = text.index(b",", start)
-    end = text.index(_END_LINE, start_end) + len(_END_LINE)
-    end_end = text.index(b",", end)
-    return origin, shift, text, start, start_end, end, end_end
-
-
-def _moved(move: _Move, shift: int) -> bytes:
-    _, rendered_at, text, start, start_end, end, end_end = move
-    delta = shift - rendered_at
-    if delta == 0:
-        return text
-    first = int(text[start:start_end]) + delta
-    last = int(text[end:end_end]) + delta
-    return b"%b%d%b%d%b" % (text[:start], first, text[start_end:end], last, text[end_end:])
 
 
 def notification(uri: str, payload: bytes, version: int | None) -> bytes:
