@@ -35,7 +35,8 @@ def test_defaults_without_a_config_file(tmp_path: Path) -> None:
     config = load_config(tmp_path)
     assert (config.source, config.strict, config.freshness_days, config.findings) == (
         None, False, 90, ())
-    assert config.include == ("**/*.json", "**/*.yaml", "**/*.yml")  # every format's suffixes
+    # every format's suffixes
+    assert config.include == ("**/*.json", "**/*.jsonl", "**/*.yaml", "**/*.yml")
     assert config.exclude == ()
     options = config.options(today=TODAY)
     assert (options.strict, options.freshness_days, options.today) == (False, 90, TODAY)

@@ -131,3 +131,12 @@ def test_an_unknown_type_is_found_once_the_script_goes(tmp_path: Path) -> None:
     ws.refresh(tmp_path / ".agentv" / "assertions" / "tone-check.ts")
     assert [f.code for f in ws.findings(suite)] == ["EY613"]
 
+
+
+def test_completion_on_the_empty_last_line(tmp_path: Path) -> None:
+    """The line after the final newline exists for the editor (str.splitlines drops it): a
+    top-level key is offered there, not an exception."""
+    ws, suite, _ = _workspace(tmp_path)
+    text = "description: d\n"
+    labels = _offers(ws, suite, text, 1, 0)
+    assert "tests" in labels and "description" not in labels

@@ -19,6 +19,7 @@ from evalyaml.formats.agentv.meta import grader_values, render
 from evalyaml.formats.agentv.paths import prompt_candidates
 from evalyaml.formats.base import Cursor, FormatIde, NamedFiles, Offer, Tip
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _TYPE = re.compile(r"^\s*(?:-\s+)?type\s*:\s*[\"']?(?P<word>[A-Za-z0-9_-]*)$")
 _ROLE = re.compile(r"^\s*(?:-\s+)?role\s*:\s*[\"']?(?P<word>[A-Za-z]*)$")
 _KEY = re.compile(r"^(?P<indent>\s*)(?P<dash>-\s+)?(?P<word>[A-Za-z_$]*)$")
@@ -41,8 +42,12 @@ _KEY_DOCS = {
 
 
 def offers(cursor: Cursor) -> list[Offer] | None:
-    lines = cursor.text.splitlines()
-    line = lines[cursor.line] if cursor.line < len(lines) else ""
+    # The editor's lines: split where LSP splits (not str.splitlines, which also breaks at
+    # U+2028 and friends), so the cursor's line always exists, the last empty one included.
+    lines = _LINE_BREAK.split(cursor.text)
+    if cursor.line >= len(lines):
+        return None
+    line = lines[cursor.line]
     before = line[:cursor.character]
     if cursor.kind is PROMPT:
         return _variables(line, before, cursor.character)
