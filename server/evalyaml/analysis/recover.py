@@ -45,6 +45,17 @@ LOCAL_CODES = frozenset({
     "EY300", "EY301", "EY302", "EY303", "EY304", "EY309",  # a reference as written
     "EY402", "EY403", "EY404", "EY405", "EY406",  # one judge value
     "EY500", "EY513", "EY514", "EY515", "EY517", "EY518",  # one Padosoft key or value
+    # AgentV: a key's name (unknown, deprecated), one value as written (name, version,
+    # criteria, expected_output, role markers, regex, `required`, a path, a rubric's operator
+    # or score), duplicate test ids. Not an assertion's type (EY613): an item without `type`
+    # reads its first key as the type, and the `type` line may be the hole
+    "EY601", "EY602", "EY603", "EY607", "EY608", "EY610", "EY611", "EY615", "EY616",
+    "EY620", "EY621", "EY622", "EY626", "EY627", "EY628", "EY630", "EY635",
+    # Apastra: one digest, placeholder, pin or id as written; duplicate case ids
+    "EY803", "EY804", "EY810", "EY811", "EY812", "EY813",
+    # Every Eval Ever: the declared version, one value's type or enum, a key a closed
+    # object does not allow
+    "EY700", "EY702", "EY703", "EY704",
 })
 """Codes whose findings depend only on the key or value they sit on. Next to a hole (on the
 lines that own it and on its sibling keys) only these are kept: any other rule may read what
