@@ -1,8 +1,11 @@
 """How much of a file's findings survive a syntax error on one of its lines (issue #15).
 
-Every example file (`examples/`, YAML) gets random single-line breakages, each of four kinds:
-an unquoted ': ' in a value (`colon`), an unclosed flow collection (`flow`), an unclosed
-double quote (`quote`) and a tab indent (`tab`). For each breakage that really breaks the file,
+Every example file (`examples/`: every format's YAML, JSON and JSONL) gets random single-line
+breakages. YAML, four kinds: an unquoted ': ' in a value (`colon`), an unclosed flow collection
+(`flow`), an unclosed double quote (`quote`) and a tab indent (`tab`). JSON documents: a bare
+word as a value, a key's closing quote or its colon lost, a trailing comma lost (noticed on the
+next line). JSONL rows: cut before the closing brace, the first key's quote lost. For each
+breakage that really breaks the file,
 the workspace's findings of the broken file are compared with the unbroken file's, by code and
 range (`tests/recovery/breakage.py` has the rules; the differential test asserts them):
 
@@ -32,9 +35,19 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.recovery.breakage import Tally, example_files, measure  # noqa: E402
+from tests.recovery.breakage import (  # noqa: E402
+    BLOCK_KINDS,
+    JSON_KINDS,
+    JSONL_KINDS,
+    Tally,
+    example_files,
+    measure,
+)
 
 KINDS = ("colon", "flow", "quote", "tab")
+JSON_WAYS = ("json-value", "json-quote", "json-colon", "json-comma")
+JSONL_WAYS = ("row-cut", "row-quote")
+YAML = (".yaml", ".yml")
 
 
 def pct(part: int, whole: int) -> str:
@@ -46,20 +59,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=1000, help="lines per file (max)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    files = example_files()
-    rows: list[tuple[str, Tally, float]] = []
-    for kind in (*KINDS, None):
-        started = time.perf_counter()
-        tally = measure(files, samples=args.samples, seed=args.seed,
-                        kinds=frozenset({kind}) if kind else None)
-        rows.append((kind or "all", tally, time.perf_counter() - started))
-    block = measure(files, samples=args.samples, seed=args.seed,
-                    kinds=frozenset({"colon", "flow", "quote"}))
-    rows.insert(3, ("block YAML", block, 0.0))
+    rows: list[tuple[str, Tally]] = []
+    started = time.perf_counter()
+
+    def run(name: str, suffixes: tuple[str, ...], kinds: frozenset[str] | None) -> Tally:
+        tally = measure(example_files(suffixes), samples=args.samples, seed=args.seed,
+                        kinds=kinds)
+        rows.append((name, tally))
+        return tally
+
+    for kind in KINDS:
+        run(kind, YAML, frozenset({kind}))
+    block = run("block YAML", YAML, BLOCK_KINDS)
+    run("all YAML", YAML, None)
+    for kind in JSON_WAYS:
+        run(kind, (".json",), frozenset({kind}))
+    json = run("JSON", (".json",), JSON_KINDS)
+    jsonl = run("JSONL rows", (".jsonl",), JSONL_KINDS)
     header = ("breakage", "breakages", "share", "elsewhere", "on its owners", "in its mapping",
               "under the line", "local lost", "new")
     cells = [header]
-    for name, t, _ in rows:
+    for name, t in rows:
         cells.append((name, str(t.breakages),
                       pct(t.kept + t.sibling_kept + t.near_kept, t.outside + t.sibling + t.near),
                       pct(t.kept - t.owner_kept, t.outside - t.owner),
@@ -69,13 +89,16 @@ def main(argv: list[str] | None = None) -> int:
     for c in cells:
         print("  ".join(v.ljust(w) if i == 0 else v.rjust(w)
                         for i, (v, w) in enumerate(zip(c, widths, strict=True))))
-    print(f"\n{len(files)} example files, seed {args.seed}, up to {args.samples} lines each; "
-          f"all kinds in {rows[-1][2]:.1f} s")
-    failed = any(t.new for _, t, _ in rows) or block.lost_local
-    if failed:
-        for line in [*block.lost_local, *(x for _, t, _ in rows for x in t.new)][:20]:
-            print(line)
-    return 1 if failed else 0
+    print(f"\nbroken JSONL rows with other than one finding of their own: "
+          f"{len(jsonl.row_not_one)} of {jsonl.breakages}")
+    print(f"{len(example_files(YAML))} YAML, {len(example_files(('.json',)))} JSON and "
+          f"{len(example_files(('.jsonl',)))} JSONL example files, seed {args.seed}, up to "
+          f"{args.samples} lines each; {time.perf_counter() - started:.1f} s")
+    problems = [*block.lost_elsewhere, *block.lost_local, *json.lost_elsewhere,
+                *jsonl.lost_elsewhere, *jsonl.row_not_one, *(x for _, t in rows for x in t.new)]
+    for line in problems[:20]:
+        print(line)
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":
