@@ -128,3 +128,24 @@ def test_a_broken_jsonl_row_is_one_finding_and_the_others_keep_theirs() -> None:
     assert [row.ok for row in doc.rows] == [True, False, True]
     assert [(f.code, f.span.start.line) for f in sink.findings] == [("EY110", 1),
                                                                     ("EY111", 2)]
+
+
+def test_a_second_broken_line_of_a_whole_document_is_reported_too() -> None:
+    """A suite or rubric is parsed whole: its second syntax error used to surface only after
+    the first was fixed."""
+    text = ("tests:\n  - id: a\n    input: one: two\n  - id: b\n    input: x\n"
+            "  - id: c\n    input: [first, second\n    criteria: ok\n")
+    holes, findings, root = recovered(text)
+    assert holes == [(2, 2), (6, 6)]
+    assert [(f.code, f.span.start.line, f.span.start.character) for f in findings] == [
+        ("EY101", 2, 14), ("EY101", 6, 11)]
+    assert "not closed" in findings[1].message
+    assert isinstance(root.get("tests"), Sequence)
+
+
+def test_an_error_next_to_an_earlier_hole_is_not_reported() -> None:
+    """Errors on a line next to a blank could be the blank's doing: recover less, say less."""
+    text = "a: 1\nb: x: y\nc: [1, 2\nd: 4\n"
+    holes, findings, _ = recovered(text)
+    assert len(holes) == 2
+    assert [f.span.start.line for f in findings if f.code == "EY101"] == [1]

@@ -193,6 +193,7 @@ class Tally:
     lost_elsewhere: list[str] = field(default_factory=list)  # lost, not on an owning line
     new: list[str] = field(default_factory=list)  # findings that appeared away from the line
     row_not_one: list[str] = field(default_factory=list)  # a broken JSONL row with 0 or 2+
+    syntax_away: list[str] = field(default_factory=list)  # 2+ syntax errors off the line
 
     @property
     def share(self) -> float:
@@ -267,6 +268,9 @@ def measure(files: list[Path], *, samples: int, seed: int, tally: Tally | None =
                 if name == "json-comma":  # the parser notices at the next member
                     touched.add(next((j for j in range(index + 1, len(lines))
                                       if lines[j].strip()), index))
+                away = [f for f in found if f.code in SYNTAX and f.span.start.line not in touched]
+                if len(away) > 1:  # the first error may land away (a quote open to the end)
+                    tally.syntax_away.append(f"{where}: {[key(f) for f in away]}")
                 if rows:  # a row stands alone: one finding on it, nothing owns it
                     on_row = [f for f in found if f.span.start.line == index
                               and key(f) not in base_keys]
