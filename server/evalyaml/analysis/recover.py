@@ -62,6 +62,14 @@ lines that own it and on its sibling keys) only these are kept: any other rule m
 the hole removed (a missing key, a check's `kind`, `citations` without `citation_evidence`),
 and a code not listed here, a new format's included, is withheld there: recover less."""
 
+LOCAL_MESSAGES = {
+    "EY800": re.compile(r" must be one of | must be [^:]+, not | is not one of the types "
+                        r"| does not match | does not allow '"),
+}
+"""Codes that cover every schema mistake (Apastra's EY800): local when the message says the
+mistake is one value's type, enum or pattern, or a key its object does not allow; a missing key,
+too few items or a failed `oneOf` stays withheld."""
+
 VALUE_CODES = frozenset({"EY505", "EY507", "EY509", "EY510", "EY511", "EY512"})
 """Codes that say either "missing" (on the line that owns the mapping) or "this value is
 wrong" (on the value): kept on a sibling key's line, withheld on an owning line."""
@@ -276,7 +284,8 @@ class Mask:
             if code in VALUE_CODES and start not in self._owners and span.start != span.end:
                 return False
             if code not in LOCAL_CODES:
-                return True
+                local = LOCAL_MESSAGES.get(code)
+                return local is None or local.search(message) is None
             if code == "EY207" and any(m in message for m in _ABSENT_CONSTRAINTS):
                 return True
             if code == "EY202" and span.start == span.end:
