@@ -54,10 +54,41 @@ def pct(part: int, whole: int) -> str:
     return "-" if not whole else f"{100 * part / whole:.1f}% ({part}/{whole})"
 
 
+def whole_suite_latency(tests: int, runs: int = 5) -> tuple[float, float]:
+    """Medians (ms) of one analysis of an AgentV suite of `tests` tests, parsed whole (no
+    per-case split), clean and with a syntax error in its middle test: what recovery costs a
+    document that is not split into cases (the first parse stops at the error, the blanked text
+    is parsed again)."""
+    import statistics
+
+    from evalyaml.analysis.options import Options
+    from evalyaml.dispatch import analyze_text
+
+    parts = ["name: big-suite", "tests:"]
+    for i in range(tests):
+        parts += [f"  - id: t{i}", f"    input: How many days do I have to return order {i}?",
+                  "    criteria: States the 30-day window."]
+    clean = "\n".join(parts) + "\n"
+    line = clean.index("    criteria:", clean.index(f"  - id: t{tests // 2}\n"))
+    broken = (clean[:line] + "    criteria: Note: this does not parse." +
+              clean[clean.index("\n", line):])
+    out = []
+    for text in (clean, broken):
+        times = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            analyze_text(text, "/bench/evals/big.eval.yaml", Options())
+            times.append(time.perf_counter() - started)
+        out.append(1000 * statistics.median(times))
+    return out[0], out[1]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--samples", type=int, default=1000, help="lines per file (max)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--suite-tests", type=int, default=10_000,
+                        help="tests of the whole-parsed suite timed clean and broken (0: skip)")
     args = parser.parse_args(argv)
     rows: list[tuple[str, Tally]] = []
     started = time.perf_counter()
@@ -94,6 +125,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(example_files(YAML))} YAML, {len(example_files(('.json',)))} JSON and "
           f"{len(example_files(('.jsonl',)))} JSONL example files, seed {args.seed}, up to "
           f"{args.samples} lines each; {time.perf_counter() - started:.1f} s")
+    if args.suite_tests:
+        clean, broken = whole_suite_latency(args.suite_tests)
+        print(f"AgentV suite of {args.suite_tests:,} tests, parsed whole: analysis {clean:.0f} ms "
+              f"clean, {broken:.0f} ms with a syntax error in its middle test")
     problems = [*block.lost_elsewhere, *block.lost_local, *json.lost_elsewhere,
                 *jsonl.lost_elsewhere, *jsonl.row_not_one, *(x for _, t in rows for x in t.new)]
     for line in problems[:20]:

@@ -357,6 +357,9 @@ class Mask:
             own_run = False
             in_list = shape.content > shape.indent
             column = shape.indent if in_list else shape.content
+            if column == 0 and not in_list:  # a root key: nothing above owns more
+                topmost = next(iter(self._first_content(lines)), None)
+                break
         if topmost is not None:
             self._owners.add(topmost)  # the root's first line: the root's own findings
         self._owners.add(0)  # where a document that lost everything says it is empty
