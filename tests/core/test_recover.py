@@ -149,3 +149,19 @@ def test_an_error_next_to_an_earlier_hole_is_not_reported() -> None:
     holes, findings, _ = recovered(text)
     assert len(holes) == 2
     assert [f.span.start.line for f in findings if f.code == "EY101"] == [1]
+
+
+def test_a_key_name_finding_stays_on_a_line_that_owns_the_hole_not_beside_it() -> None:
+    """A key close to a known one (Apastra EY801, EEE EY706) reads its sibling keys: all there
+    above a hole, maybe in it beside one."""
+    sink = FindingSink(strict=False)
+    parse_text("a: 1\nmetadta:\n  x: 1\n  y: z: w\nb: 2\n", sink)
+    assert sink.mask is not None
+    owner, beside = Span(Position(1, 0), Position(1, 7)), Span(Position(2, 2), Position(2, 3))
+    assert not sink.mask("EY801", "near miss", owner)
+    assert sink.mask("EY801", "near miss", beside)
+    assert sink.mask("EY800", "the document misses the required key 'id'", owner)
+    assert not sink.mask("EY800", "tier must be one of smoke, regression", beside)
+    tabbed = FindingSink(strict=False)
+    parse_text("a: 1\nmetadta:\n  x: 1\n\ty: 2\nb: 2\n", tabbed)
+    assert tabbed.mask is not None and tabbed.mask("EY801", "near miss", owner)
