@@ -76,7 +76,8 @@ class _Entry:
 def _identity(definition: Definition) -> tuple[object, ...]:
     """What other files' findings read from a definition; a change elsewhere re-checks only
     the file itself."""
-    return (definition.kind, definition.id, definition.version, definition.id_span,
+    return (definition.kind, definition.id, definition.alias, definition.version,
+            definition.id_span,
             definition.version_span, definition.is_composite, definition.has_validation,
             definition.validated_at)
 
@@ -656,10 +657,12 @@ class Workspace:
         analysis = entry.analysis
         if analysis is None:
             return
+        named = {d.kind for d in analysis.definitions if not d.alias}
         for definition in analysis.definitions:
             ident = (definition.kind, definition.id)
             files = self._definers.setdefault(ident, {})
-            if not files:
+            if not definition.alias or definition.kind not in named:
+                # A file name beside the file's own id is not offered (completion, did-you-mean)
                 self._ids.setdefault(definition.kind, set()).add(definition.id)
             files.setdefault(key, []).append(definition)
         for ident in _reference_keys(analysis):

@@ -13,6 +13,7 @@ from pathlib import PurePath
 from evalyaml.analysis.findings import Fix, Related, TextEdit
 from evalyaml.analysis.kinds import FormatKind
 from evalyaml.analysis.model import Definition, FileAnalysis, Reference
+from evalyaml.analysis.text import Span
 from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
 from evalyaml.formats.apastra import digests, pins, templates
 from evalyaml.formats.apastra.context import Context, string_at
@@ -40,7 +41,12 @@ def define(ctx: Context, root: Node | None, kind: FormatKind, result: FileAnalys
     if kind is PROMPT and not resolvable_prompt(ctx_path(result)):
         return  # the resolver never reads it: its id names nothing
     found = string_at(root, key) if key else None
+    alias = file_name(ctx_path(result), kind)
     if found is None:
+        if alias:
+            result.definitions.append(Definition(kind if kind is not QUICK_EVAL else PROMPT,
+                                                 alias, None, Span.point(0, 0), None,
+                                                 alias=True))
         return
     name, node = found
     description = None
@@ -59,6 +65,36 @@ def define(ctx: Context, root: Node | None, kind: FormatKind, result: FileAnalys
         description = described[0] if described else None
     result.definitions.append(Definition(kind, name, None, ctx.span(node), None,
                                          description=description))
+    if alias and alias != name:
+        result.definitions.append(Definition(kind, alias, None, ctx.span(node), None,
+                                             description=description, alias=True))
+
+
+# The folder each kind's files live in, and the file names Apastra's tools find one by when a
+# reference names it: `runtime/canary.py` opens `promptops/suites/<suite_ref>.yaml`;
+# `runtime/mcp_server.py` `_resolve_asset` tries `<kind>/<ref>.<ext>` (and for datasets
+# `<ref>/dataset.jsonl` or `<ref>/dataset-manifest.yaml`, for prompts `<ref>/prompt.yaml`)
+# before it scans ids; `resolver/workspace.py` finds a pinned prompt by file name only
+# (`prompts/<id>.yaml`, `prompts/<id>/prompt.yaml`, or a quick eval `evals/<id>.yaml`).
+_FOLDER = {SUITE: "suites", EVALUATOR: "evaluators", PROMPT: "prompts", DATASET: "datasets",
+           QUICK_EVAL: "evals"}
+_IN_FOLDER = {"prompts": ("prompt",), "datasets": ("dataset", "dataset-manifest")}
+
+
+def file_name(path: str, kind: FormatKind) -> str | None:
+    """The name a reference may use for this file instead of its id (None: none)."""
+    folder = _FOLDER.get(kind)
+    if folder is None or not path:
+        return None
+    parts = PurePath(path).parts
+    stem, suffix = PurePath(path).stem, PurePath(path).suffix.lower()
+    if suffix not in (".yaml", ".yml", ".json", ".jsonl"):
+        return None
+    if len(parts) >= 2 and parts[-2] == folder:
+        return stem
+    if len(parts) >= 3 and parts[-3] == folder and stem in _IN_FOLDER.get(folder, ()):
+        return parts[-2]
+    return None
 
 
 def ctx_path(result: FileAnalysis) -> str:
@@ -66,14 +102,15 @@ def ctx_path(result: FileAnalysis) -> str:
 
 
 def resolvable_prompt(path: str) -> bool:
-    """Whether `resolver/workspace.py` can find a prompt at this path: `prompts/<id>.yaml`,
-    `.json`, or `prompts/<id>/prompt.yaml`, `.json` (not `prompt-spec.json`, not a file
-    directly in `promptops/`)."""
+    """Whether Apastra's tools can find a prompt at this path (`resolver/workspace.py`,
+    `runtime/mcp_server.py`): `prompts/<id>.yaml`, `.yml`, `.json`, or
+    `prompts/<id>/prompt.yaml`, `.yml`, `.json` (not `prompt-spec.json`, not a file directly in
+    `promptops/`)."""
     parts = PurePath(path).parts
     if len(parts) >= 2 and parts[-2] == "prompts":
-        return PurePath(path).suffix.lower() in (".yaml", ".json")
+        return PurePath(path).suffix.lower() in (".yaml", ".yml", ".json")
     return (len(parts) >= 3 and parts[-3] == "prompts"
-            and parts[-1] in ("prompt.yaml", "prompt.json"))
+            and parts[-1] in ("prompt.yaml", "prompt.yml", "prompt.json"))
 
 
 def _strings(node: Node | None) -> list[tuple[str, Scalar]]:
@@ -344,11 +381,10 @@ def check_cases(ctx_rows: list[tuple[Context, Node]], result: FileAnalysis,
         else:
             first[name] = (ctx, node)
     result.facts["inputs"] = inputs
-    stem = PurePath(path).stem if path else ""
-    parent = PurePath(path).parent.name if path else ""
-    if path and parent == "datasets" and stem:
-        from evalyaml.analysis.text import Span
-        result.definitions.append(Definition(DATASET, stem, None, Span.point(0, 0), None))
+    alias = file_name(path or "", DATASET)
+    if alias:
+        result.definitions.append(Definition(DATASET, alias, None, Span.point(0, 0), None,
+                                             alias=True))
 
 
 __all__ = ["PACKAGE", "check_cases", "check_digests", "check_templates", "define", "refer",
