@@ -129,3 +129,31 @@ def test_a_file_name_reference_navigates_but_renames_nothing(workspace: Workspac
     target = rename_target(workspace, stext, workspace.analysis(suite), Position(0, 5))
     assert target is not None and target.id == "nightly-v1"
     assert list(rename_edits(workspace, target, "nightly-v2")) == [suite]
+
+
+def _json_labels(workspace: Workspace, relative: str, text: str, kind: Kind) -> list[str]:
+    from evalyaml.ide.json_features import complete as complete_json
+    line, column = _cursor(text)
+    source = Text(text.replace("$0", ""), workspace.roots[0].path / relative)
+    return [c.label for c in complete_json(source, kind, Position(line, column), snippets=False,
+                                           workspace=workspace)]
+
+
+def test_keys_enum_values_ids_and_assertion_types_in_json_and_jsonl(workspace: Workspace
+                                                                      ) -> None:
+    from evalyaml.formats.apastra.kinds import CASES, EVALUATOR
+    labels = _json_labels(workspace, "promptops/evaluators/n.json", '{"id": "n", "$0"}',
+                          EVALUATOR)
+    assert {"type", "metrics", "config", "metric_versions", "digest"} <= set(labels)
+    assert _json_labels(workspace, "promptops/evaluators/n.json", '{"type": "$0"}',
+                        EVALUATOR) == ["deterministic", "schema", "judge", "human"]
+    assert _json_labels(workspace, "promptops/suites/n.json", '{"evaluators": ["$0"]}',
+                        SUITE) == ["exact-match", "keyword-recall"]
+    assert _json_labels(workspace, "promptops/suites/n.json", '{"prompt": $0}',
+                        SUITE) == ["summarize"]
+    rows = '{"case_id": "a", "inputs": {}}\n{"case_id": "b", "$0"}\n'
+    labels = _json_labels(workspace, "promptops/datasets/faq.jsonl", rows, CASES)
+    assert {"inputs", "assert", "expected_outputs", "metadata"} <= set(labels)
+    rows = '{"case_id": "a", "inputs": {}, "assert": [{"type": "$0"}]}\n'
+    labels = _json_labels(workspace, "promptops/datasets/faq.jsonl", rows, CASES)
+    assert labels[:3] == ["equals", "contains", "icontains"] and len(labels) == 32
