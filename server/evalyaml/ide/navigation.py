@@ -139,8 +139,14 @@ def references(workspace: Workspace, doc: Source, analysis: FileAnalysis | None,
     out: list[NavTarget] = []
     if include_declaration:
         out.append(NavTarget(path, found.id_span))
-    for holder, ref in workspace.references_to(path, found):
-        out.append(NavTarget(holder, ref.span))
+    # A definition and its file name (`Definition.alias`, at the same id) are one target.
+    here = workspace.analysis(path)
+    names = [d for d in (here.definitions if here else ()) if d.kind is found.kind
+             and d.id_span == found.id_span] or [found]
+    for one in names if found in names else [found]:
+        for holder, ref in workspace.references_to(path, one):
+            if not one.alias or workspace.resolve(ref).path == path:
+                out.append(NavTarget(holder, ref.span))
     return out
 
 
