@@ -239,7 +239,7 @@ def _self_digest(ctx: Context, root: Mapping, is_json: bool) -> None:
         loaded = (to_python(root, Budget(1_000_000)) if is_json else digests.value_11(root))
     except digests.Unreadable as unreadable:
         ctx.sink.add("EY806", "Apastra's digest tools cannot hash this file, so its digest "
-                     f"cannot be checked: {unreadable.why}; quote it",
+                     f"cannot be checked: {unreadable.why}",
                      ctx.span(unreadable.node))
         return
     if not isinstance(loaded, dict):
