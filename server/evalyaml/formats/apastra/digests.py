@@ -149,9 +149,9 @@ def value_11(node: Node, budget: Budget | None = None) -> PyValue:
         try:
             sorted(out)
         except TypeError:
-            raise Unreadable(odd or node, "PyYAML reads a key here as a boolean, number or null beside "
-                             "text keys, and json.dumps cannot sort keys of different types; "
-                             "quote the key") from None
+            raise Unreadable(odd or node, "PyYAML reads a key here as a boolean, number or "
+                             "null beside text keys, and json.dumps cannot sort keys of "
+                             "different types; quote the key") from None
         return cast(PyValue, out)
     return None
 
