@@ -326,8 +326,8 @@ def _template_strings(root: Mapping, kind: FormatKind) -> list[Scalar]:
             out.append(item)
         elif isinstance(item, Sequence):
             stack.extend(reversed(item.items))
-        elif isinstance(item, Mapping):
-            stack.append(item.get("content"))
+        elif isinstance(item, Mapping):  # render.py renders every value of a mapping
+            stack.extend(reversed([value for _, value in item.pairs]))
     return out
 
 
