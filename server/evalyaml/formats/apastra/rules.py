@@ -8,6 +8,7 @@ a dataset's input keys per case.
 
 from __future__ import annotations
 
+import re
 from pathlib import PurePath
 
 from evalyaml.analysis.findings import Fix, Related, TextEdit
@@ -34,6 +35,7 @@ SELF_DIGESTED = frozenset({SUITE, EVALUATOR})
 _ID_KEY = {PROMPT: "id", DATASET: "id", EVALUATOR: "id", SUITE: "id", BASELINE: "baseline_id"}
 # Baseline rules a regression policy may name instead of a baseline id (regression docs).
 _BASELINE_RULES = ("prod", "last-", "latest", "current")
+_ID_SHAPE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_./-]*")
 
 
 def define(ctx: Context, root: Node | None, kind: FormatKind, result: FileAnalysis) -> None:
@@ -145,8 +147,10 @@ def refer(ctx: Context, root: Node | None, kind: FormatKind, result: FileAnalysi
             if found:
                 refs.append(_ref(ctx, SUITE, found[0], found[1], origin=key, owner=owner))
     elif kind is QUICK_EVAL:
+        # quick-eval.schema.json's `prompt` is "the prompt template"; only a value shaped like
+        # a prompt id (`summarize-v1`, `team/summarize`) names one, never a one-word template.
         prompt = string_at(root, "prompt")
-        if prompt and _is_id(prompt[0]):
+        if prompt and _ID_SHAPE.fullmatch(prompt[0]) and any(c in prompt[0] for c in "-_/"):
             refs.append(_ref(ctx, PROMPT, prompt[0], prompt[1], origin="prompt", owner=owner))
     elif kind is REGRESSION_POLICY:
         found = string_at(root, "baseline")
