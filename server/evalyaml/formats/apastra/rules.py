@@ -77,9 +77,10 @@ def define(ctx: Context, root: Node | None, kind: FormatKind, result: FileAnalys
 # `runtime/mcp_server.py` `_resolve_asset` tries `<kind>/<ref>.<ext>` (and for datasets
 # `<ref>/dataset.jsonl` or `<ref>/dataset-manifest.yaml`, for prompts `<ref>/prompt.yaml`)
 # before it scans ids; `resolver/workspace.py` finds a pinned prompt by file name only
-# (`prompts/<id>.yaml`, `prompts/<id>/prompt.yaml`, or a quick eval `evals/<id>.yaml`).
+# (`prompts/<id>.yaml`, `prompts/<id>/prompt.yaml`, or a quick eval `evals/<id>.yaml`);
+# `runs/establish_baseline.sh` writes `derived-index/baselines/<baseline_id>.json`.
 _FOLDER = {SUITE: "suites", EVALUATOR: "evaluators", PROMPT: "prompts", DATASET: "datasets",
-           QUICK_EVAL: "evals"}
+           QUICK_EVAL: "evals", BASELINE: "baselines"}
 _IN_FOLDER = {"prompts": ("prompt",), "datasets": ("dataset", "dataset-manifest")}
 
 
@@ -154,7 +155,9 @@ def refer(ctx: Context, root: Node | None, kind: FormatKind, result: FileAnalysi
             refs.append(_ref(ctx, PROMPT, prompt[0], prompt[1], origin="prompt", owner=owner))
     elif kind is REGRESSION_POLICY:
         found = string_at(root, "baseline")
-        if found and _is_id(found[0]) and not found[0].startswith(_BASELINE_RULES):
+        # a "baseline reference rule" (`prod current`) or a baseline's id (file name)
+        if found and _ID_SHAPE.fullmatch(found[0]) and any(c in found[0] for c in "-_") \
+                and not found[0].startswith(_BASELINE_RULES):
             refs.append(_ref(ctx, BASELINE, found[0], found[1], origin="baseline", owner=owner))
     elif kind is CONSUMPTION:
         _consumption(ctx, root, result)
