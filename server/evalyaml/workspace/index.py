@@ -76,10 +76,9 @@ class _Entry:
 def _identity(definition: Definition) -> tuple[object, ...]:
     """What other files' findings read from a definition; a change elsewhere re-checks only
     the file itself."""
-    return (definition.kind, definition.id, definition.alias, definition.version,
-            definition.id_span,
+    return (definition.kind, definition.id, definition.version, definition.id_span,
             definition.version_span, definition.is_composite, definition.has_validation,
-            definition.validated_at)
+            definition.validated_at, definition.alias)
 
 
 def _identities(analysis: FileAnalysis | None) -> dict[Key, list[tuple[object, ...]]]:
