@@ -367,7 +367,7 @@ def _quick_eval_inputs(ctx: Context, root: Mapping,
 
 
 def check_cases(ctx_rows: list[tuple[Context, Node]], result: FileAnalysis,
-                path: str | None) -> None:
+                path: str | None, *, where: str = "dataset") -> None:
     """A dataset's JSONL: duplicate case ids across lines; each case's input keys as facts."""
     first: dict[str, tuple[Context, Scalar]] = {}
     inputs: dict[str, list[str]] = {}
@@ -383,7 +383,7 @@ def check_cases(ctx_rows: list[tuple[Context, Node]], result: FileAnalysis,
             other_ctx, other = first[name]
             line = other_ctx.span(other).start.line + 1
             ctx.sink.add("EY811", f"case_id '{name}' is also on line {line}: each case of a "
-                         "dataset needs its own id", ctx.span(node),
+                         f"{where} needs its own id", ctx.span(node),
                          related=(Related(None, other_ctx.span(other), "first used here"),))
         else:
             first[name] = (ctx, node)
