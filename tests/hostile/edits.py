@@ -13,6 +13,9 @@ FILES = sorted(p.relative_to(EXAMPLES).as_posix() for p in EXAMPLES.rglob("*.yam
 # Adopted files are edited too: an AgentV grader prompt (Markdown, checked as what the suite
 # naming it says it is).
 FILES += ["agentv/evals/prompts/support-grader.md"]
+# JSON and JSONL files of a format whose rules read them (Apastra's dataset rows and baselines).
+FILES += ["apastra/promptops/datasets/support-faq/dataset.jsonl",
+          "apastra/derived-index/baselines/support-baseline.json"]
 
 FRAGMENTS = [
     "a", " ", "  ", "\n", "\n  ", "\n    ", "  - ", "- id: x\n", ":", ": ", "#", "# c\n", "'",
