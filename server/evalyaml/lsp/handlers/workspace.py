@@ -23,7 +23,14 @@ from evalyaml.workspace.index import normalize
 log = logging.getLogger("evalyaml.lsp")
 
 CONFIG_FILES = ("evalyaml.toml", "pyproject.toml")
+# Text files an eval file names and the workspace adopts or checks for (an AgentV grader prompt,
+# `prompt: file://x.md`): without a watcher, a prompt edited, deleted or created on disk would
+# keep its old findings, and so would the suite that names it, until the next edit. Events for
+# such a file that nothing names cost a dictionary lookup in the index.
+NAMED_SUFFIXES = (".md", ".txt")
+WATCHED_SUFFIXES = EVAL_SUFFIXES + NAMED_SUFFIXES
 WATCHERS = ("**/*.{" + ",".join(s.lstrip(".") for s in EVAL_SUFFIXES) + "}",
+            "**/*.{" + ",".join(s.lstrip(".") for s in NAMED_SUFFIXES) + "}",
             "**/evalyaml.toml", "**/pyproject.toml")
 
 
@@ -50,7 +57,7 @@ def did_change_watched_files(ls: EvalServer, params: types.DidChangeWatchedFiles
             continue
         if path.name in CONFIG_FILES:
             reload = True
-        elif path.suffix.lower() in EVAL_SUFFIXES:
+        elif path.suffix.lower() in WATCHED_SUFFIXES:
             ls.engine.refresh(path)
     if reload:
         ls.engine.reload()
