@@ -77,6 +77,15 @@ writeFileSync(
   join(workspace, NOT_OURS),
   'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  expecteed_facts: none\nspec:\n  ports:\n    - port: 80\n',
 );
+// JSON and JSON Lines: an Every Eval Ever aggregate (.json, language `json`) and samples file
+// (.jsonl: `jsonl` where VS Code has that language, else plain text, sent by pattern), and an
+// Apastra baseline (.json). Expected findings come from `evalyaml check` of the same server.
+const JSON_FILES = [
+  'eee/mistakes/EY700-unknown-version/data/arith-demo/acme/tiny-model/5c4b3a29-1807-4f6e-9d5c-4b3a29180706.json',
+  'eee/mistakes/EY704-unknown-row-key/data/arith-demo/acme/tiny-model/5c4b3a29-1807-4f6e-9d5c-4b3a29180706_samples.jsonl',
+  'apastra/mistakes/derived-index/baselines/EY804-malformed-digest.json',
+];
+const PROMPT = 'agentv/evals/prompts/support-grader.md';
 mkdirSync(join(userData, 'User'), { recursive: true });
 mkdirSync(extensions, { recursive: true });
 
@@ -595,15 +604,6 @@ async function notOursLeftAlone() {
   return `no findings, no check kinds offered (${labels.length} other suggestions)`;
 }
 
-// JSON and JSON Lines: an Every Eval Ever aggregate (.json, language `json`) and samples file
-// (.jsonl: `jsonl` where VS Code has that language, else plain text, sent by pattern), and an
-// Apastra baseline (.json). Expected findings come from `evalyaml check` of the same server.
-const JSON_FILES = [
-  'eee/mistakes/EY700-unknown-version/data/arith-demo/acme/tiny-model/5c4b3a29-1807-4f6e-9d5c-4b3a29180706.json',
-  'eee/mistakes/EY704-unknown-row-key/data/arith-demo/acme/tiny-model/5c4b3a29-1807-4f6e-9d5c-4b3a29180706_samples.jsonl',
-  'apastra/mistakes/derived-index/baselines/EY804-malformed-digest.json',
-];
-const PROMPT = 'agentv/evals/prompts/support-grader.md';
 
 /** `evalyaml check --format json REL` in the workspace, by the bundled server (else EVALYAML_BIN). */
 function cliFindings(rel) {
