@@ -76,7 +76,7 @@ async def test_watchers_cover_markdown_prompts(session: Session) -> None:
     if session.name != "vscode":
         pytest.skip("this client does not register watchers dynamically")
     globs = [w["globPattern"] for r in registrations for w in r.register_options["watchers"]]
-    assert globs == ["**/*.{json,jsonl,yaml,yml}", "**/*.{md,txt}", "**/evalyaml.toml",
+    assert globs == ["**/*.{json,jsonl,yaml,yml}", "**/*.{markdown,md,txt}", "**/evalyaml.toml",
                      "**/pyproject.toml"]
 
 
@@ -99,6 +99,29 @@ async def test_a_markdown_file_nothing_adopts_gets_nothing(session: Session, rel
     # Edits are no different: still nothing.
     session.replace(uri, session.texts[uri][:1], "#")
     await no_diagnostics(session, uri)
+    session.close(uri)
+
+
+# A Markdown page documenting eval files: its fenced YAML has a rubric's and a Padosoft
+# dataset's first lines at column 0, which the formats' claims and the contract's shapes would
+# take for the file's own if the file were YAML.
+DOC_PAGE = (
+    "# Writing a rubric 中文\n\n```yaml\nschema_version: eval-harness.dataset.v1\n"
+    "id: helpfulness\nchecks:\n  - kind: \n```\n"
+)
+
+
+async def test_fenced_yaml_in_markdown_is_not_an_eval_file(session: Session) -> None:
+    uri = open_as(session, "docs/writing-rubrics.md", "markdown", DOC_PAGE)
+    await no_diagnostics(session, uri)
+    completion = await asyncio.wait_for(session.client.text_document_completion_async(
+        types.CompletionParams(doc(uri), session.pos(uri, 6, 10))), TIMEOUT)
+    assert completion is None or list(completion.items if isinstance(
+        completion, types.CompletionList) else completion) == []
+    for line, column in ((3, 3), (5, 2), (6, 6)):
+        hover = await asyncio.wait_for(session.client.text_document_hover_async(
+            types.HoverParams(doc(uri), session.pos(uri, line, column))), TIMEOUT)
+        assert hover is None, (line, column, hover)
     session.close(uri)
 
 
