@@ -114,6 +114,11 @@ def test_typing_in_the_samples_file_rechecks_its_aggregate(tmp_path: Path) -> No
     digest = hashlib.sha256(edited.encode()).hexdigest()
     assert digest in checksum.message
     text = agg.read_text()
+    written = json.loads(text)["detailed_evaluation_results"]
+    for finding, value in ((checksum, f'"{written["checksum"]}"'), (rows, "1")):
+        start, end = finding.span
+        assert start.line == end.line
+        assert text.splitlines()[start.line][start.character:end.character] == value
     fixed = apply(apply(text, checksum.fixes[0]), rows.fixes[0])
     assert json.loads(fixed)["detailed_evaluation_results"]["checksum"] == digest
     assert json.loads(fixed)["detailed_evaluation_results"]["total_rows"] == 2
