@@ -31,10 +31,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from lsp_bench import TODAY, Client, initialize, wait_ready  # noqa: E402
+from lsp_bench import TODAY, Client, initialize, wait_ready
 
 UUID = "6a1f0b3d-8c1e-4f3a-9d5b-2e7c0b6f4d2a"
 FOLDER = "data/bench-suite/acme/big-model"
