@@ -22,7 +22,7 @@ def test_a_million_rows_stream_in_bounded_memory() -> None:
     row = ROWS[0].encode() + b"\n\n"
     result, peak = streamed_peak(row, 1_000_000)
     assert result.rows == 1_000_000 and result.findings == []
-    assert peak < 120 * 1024 * 1024 < len(row) * 1_000_000 / 5  # ids: 48 bytes a row
+    assert peak < 150 * 1024 * 1024 < len(row) * 1_000_000 / 4  # ids: 48 bytes a row
 
 
 def test_a_row_nested_ten_thousand_deep_is_one_finding() -> None:
