@@ -17,6 +17,7 @@ from evalyaml.analysis.options import Options
 from evalyaml.analysis.text import LineIndex
 from evalyaml.formats.eee import FORMAT, SAMPLES, cross
 from evalyaml.formats.eee import rows as rows_module
+from evalyaml.formats.eee.rows import check_samples
 from evalyaml.workspace.index import Workspace
 
 UUID = "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b"
@@ -266,3 +267,12 @@ def test_an_edit_re_analyses_only_the_lines_it_touched(tmp_path: Path,
     workspace.set_text(samples, "\n".join(edited) + "\n", cache)
     assert checked == [row("new")]
     assert sorted(codes(workspace, agg)) == ["EY721", "EY722"]
+    # The cases the editor keeps between edits (symbols) are a fresh analysis's, moved lines
+    # included.
+    for step in (lambda: edited.pop(3), lambda: edited.__setitem__(7, row("x7"))):
+        step()
+        workspace.set_text(samples, "\n".join(edited) + "\n", cache)
+        kept = workspace.analysis(samples)
+        assert kept is not None
+        assert kept.cases == check_samples("\n".join(edited) + "\n", strict=False,
+                                           cache=None).cases

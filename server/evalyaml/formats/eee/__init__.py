@@ -20,7 +20,7 @@ from typing import BinaryIO
 from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding, FindingSink
 from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.model import Definition, FileAnalysis
+from evalyaml.analysis.model import CaseSummary, Definition, FileAnalysis
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.text import Position, Span
 from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
@@ -100,8 +100,10 @@ def _samples(text: str, path: str | None, options: Options,
              cache: CaseCache | None) -> FileAnalysis:
     line_cache: LineCache[RowFacts] | None = \
         cache.format_state("eee-rows", LineCache) if cache is not None else None
-    return _samples_analysis(check_samples(text, strict=options.strict, cache=line_cache),
-                             path, options)
+    memo: dict[int, tuple[RowFacts, CaseSummary]] | None = \
+        cache.format_state("eee-cases", dict) if cache is not None else None
+    return _samples_analysis(check_samples(text, strict=options.strict, cache=line_cache,
+                                           memo=memo), path, options)
 
 
 def _samples_analysis(checked: SamplesResult, path: str | None, options: Options

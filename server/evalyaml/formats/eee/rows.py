@@ -197,9 +197,14 @@ class SamplesResult:
 class _Collect:
     """Rows' results, in order, into one file's findings and facts."""
 
-    def __init__(self, strict: bool, *, keep_cases: bool) -> None:
+    def __init__(self, strict: bool, *, keep_cases: bool,
+                 memo: dict[int, tuple[RowFacts, CaseSummary]] | None = None) -> None:
         self.strict = strict
         self.keep_cases = keep_cases
+        # line -> (its row's facts, its case) of the last analysis of this document: the line
+        # cache hands back the same facts for the same text, so an edit that moves no line
+        # rebuilds no case (100,000 rows: building the spans was most of an edit's cost)
+        self.memo = memo
         self.result = SamplesResult([], [], 0, {}, {}, None)
         self._said_versions: set[str] = set()
 
@@ -218,20 +223,29 @@ class _Collect:
         if line and text.startswith("\ufeff"):
             out.findings.extend(_stray_bom(line, self.strict))
         if self.keep_cases:
-            id_span = Span(Position(line, facts.id_cols[0]), Position(line, facts.id_cols[1])) \
-                if facts.id_cols else None
-            out.cases.append(CaseSummary(facts.sample_id, Span(Position(line, 0),
-                                                               Position(line, facts.end)),
-                                         id_span))
+            memo = self.memo
+            known = memo.get(line) if memo is not None else None
+            if known is not None and known[0] is facts:
+                out.cases.append(known[1])
+            else:
+                id_span = Span(Position(line, facts.id_cols[0]),
+                               Position(line, facts.id_cols[1])) if facts.id_cols else None
+                case = CaseSummary(facts.sample_id, Span(Position(line, 0),
+                                                         Position(line, facts.end)), id_span)
+                out.cases.append(case)
+                if memo is not None:
+                    memo[line] = (facts, case)
         _remember(out.evaluation_ids, facts.evaluation_id, line, facts.evaluation_cols)
         _remember(out.model_ids, facts.model_id, line, facts.model_cols)
 
 
-def check_samples(text: str, *, strict: bool, cache: LineCache[RowFacts] | None
+def check_samples(text: str, *, strict: bool, cache: LineCache[RowFacts] | None,
+                  memo: dict[int, tuple[RowFacts, CaseSummary]] | None = None
                   ) -> SamplesResult:
+    """`memo`: the document's cases by line, from its last analysis (kept by the editor)."""
     placed = analyze_lines(text, lambda line: check_row(line, strict=strict), cache=cache,
                            context=("eee-row", strict))
-    collect = _Collect(strict, keep_cases=True)
+    collect = _Collect(strict, keep_cases=True, memo=memo)
     for row in placed:
         collect.add(row.line, row.text, row.result)
     return collect.result
