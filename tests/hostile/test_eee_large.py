@@ -66,3 +66,20 @@ def test_invalid_utf8_and_a_long_line_in_a_streamed_workspace(tmp_path: Path) ->
     placed = sorted((f.code, f.span.start.line, f.span.start.character)
                     for f in workspace.findings(path))
     assert placed == [("EY100", 1, 42), ("EY712", 2, 0)], placed
+
+
+def test_an_aggregate_over_the_size_limit_is_refused_not_read(tmp_path: Path) -> None:
+    """Aggregates are not streamed: one over `max_file_mb` (here a 3 MB line) is one EY107, and
+    its samples file's rows are still checked."""
+    (tmp_path / "evalyaml.toml").write_text("max_file_mb = 1\n")
+    folder = tmp_path / "data" / "c" / "d" / "m"
+    folder.mkdir(parents=True)
+    aggregate = folder / "0b6f4d2a-8c1e-4f3a-9d5b-2e7c6a1f0b3d.json"
+    aggregate.write_text('{"schema_version": "0.3.0", "evaluation_id": "'
+                         + "x" * (3 * 1024 * 1024) + '"}')
+    samples = folder / SAMPLES
+    samples.write_text(ROWS[0] + "\n")
+    workspace = Workspace([tmp_path])
+    workspace.index_all()
+    assert [f.code for f in workspace.findings(aggregate)] == ["EY107"]
+    assert workspace.findings(samples) == []
