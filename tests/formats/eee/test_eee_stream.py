@@ -14,6 +14,7 @@ import pytest
 
 from evalyaml.formats.eee import rows
 from evalyaml.formats.eee.rows import check_row, check_samples, check_stream
+from evalyaml.syntax.lines import LineCache
 from evalyaml.workspace.index import Workspace
 
 EXAMPLE = (Path(__file__).resolve().parents[3] / "examples" / "eee" / "data" / "arith-demo" /
@@ -181,3 +182,36 @@ def test_a_streamed_samples_file_in_a_workspace(tmp_path: Path) -> None:
     codes = sorted(f.code for f in workspace.findings(path))
     assert "EY107" not in codes
     assert codes == sorted(f.code for f in check_samples(body, strict=False, cache=None).findings)
+
+
+def test_edits_in_place_equal_a_fresh_analysis() -> None:
+    """The editor's short way (`EditState`: a few rows changed in place, the rest copied) and
+    its whole walk, over random edits, always equal a fresh analysis: findings, cases, ids."""
+    rng = random.Random(13)
+    lines = [*ROWS, "", *ROWS[:3], "  ", ROWS[0].replace('"single_turn"', '"single-turn"')]
+    cache: LineCache[rows.RowFacts] = LineCache()
+    state = rows.EditState()
+    for step in range(300):
+        index = rng.randrange(len(lines))
+        choice = rng.random()
+        if choice < 0.5 and lines[index].startswith("{"):  # one character in a row
+            at = rng.randrange(1, len(lines[index]))
+            lines[index] = lines[index][:at] + rng.choice(["x", "", "1", '"', "😀"]) + \
+                lines[index][at + 1:]
+        elif choice < 0.7:
+            lines[index] = rng.choice(ROWS)
+        elif choice < 0.8:
+            lines[index] = rng.choice(["", "\ufeff" + ROWS[0], ROWS[0].replace(
+                '"evaluation_id": "', '"evaluation_id": "z')])
+        elif choice < 0.9:
+            lines.insert(index, rng.choice(["", ROWS[1]]))
+        elif len(lines) > 2:
+            del lines[index]
+        if step % 7 == 0:  # several edits between two analyses
+            continue
+        text = "\n".join(lines) + "\n"
+        kept = check_samples(text, strict=False, cache=cache, state=state)
+        fresh = check_samples(text, strict=False, cache=None)
+        assert _summary(kept) == _summary(fresh), step
+        assert kept.cases == fresh.cases, step
+    assert state.in_place > 20  # the short way was taken, and checked, many times

@@ -20,7 +20,7 @@ from typing import BinaryIO
 from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding, FindingSink
 from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.model import CaseSummary, Definition, FileAnalysis
+from evalyaml.analysis.model import Definition, FileAnalysis
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.text import Position, Span
 from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
@@ -30,6 +30,7 @@ from evalyaml.formats.eee.ide import IDE
 from evalyaml.formats.eee.kinds import AGGREGATE, SAMPLES
 from evalyaml.formats.eee.rows import (
     NO_ROWS,
+    EditState,
     RowFacts,
     SamplesResult,
     check_samples,
@@ -100,10 +101,9 @@ def _samples(text: str, path: str | None, options: Options,
              cache: CaseCache | None) -> FileAnalysis:
     line_cache: LineCache[RowFacts] | None = \
         cache.format_state("eee-rows", LineCache) if cache is not None else None
-    memo: dict[int, tuple[RowFacts, CaseSummary]] | None = \
-        cache.format_state("eee-cases", dict) if cache is not None else None
+    state = cache.format_state("eee-samples", EditState) if cache is not None else None
     return _samples_analysis(check_samples(text, strict=options.strict, cache=line_cache,
-                                           memo=memo), path, options)
+                                           state=state), path, options)
 
 
 def _samples_analysis(checked: SamplesResult, path: str | None, options: Options
