@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
             codes = collections.Counter(str(f["code"]) for f in findings)
             versions: collections.Counter[str] = collections.Counter()
             eee_files = []
-            for path in sorted(root.rglob("*.json*")):
+            for path in sorted(p for p in root.rglob("*.json*") if p.is_file()):
                 head = path.read_bytes()[:4096]
                 match = _VERSION.search(head)
                 if match:
