@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.formats.eee import rows
+from evalyaml.formats.eee import rows, spread
 from evalyaml.formats.eee.rows import check_row, check_samples, check_stream
 from evalyaml.syntax.lines import LineCache
 from evalyaml.workspace.index import Workspace
@@ -51,6 +51,26 @@ def test_the_stream_equals_the_text(newline: str, chunk: int,
     monkeypatch.setattr(rows, "_CHUNK", chunk)
     streamed = check_stream(io.BytesIO(text.encode("utf-8")), strict=False)
     assert _summary(streamed) == _summary(check_samples(text, strict=False, cache=None))
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_rows_checked_on_every_core_equal_one_core(count: int,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI checks batches of rows in forked workers (`spread`): in batches of three, across
+    rows with findings, blank lines, a line over the limit and one that is not UTF-8, the result
+    is the one-process result, in the same order."""
+    lines = [row.encode() for row in [*ROWS, "", "   ", '["x"]', "{broken", *ROWS[:2]]]
+    lines[3:3] = [b'{"a": "\xff"}', b"x" * 5000]
+    data = b"\n".join(lines) + b"\n"
+    monkeypatch.setattr(spread, "workers", lambda: 1)
+    alone = check_stream(io.BytesIO(data), strict=False, max_line=4096)
+    monkeypatch.setattr(spread, "workers", lambda: count + 1)
+    monkeypatch.setattr(spread, "BATCH_ROWS", 3)
+    spread_out = check_stream(io.BytesIO(data), strict=False, max_line=4096)
+    assert _summary(spread_out) == _summary(alone)
+    assert [f.code for f in alone.findings if f.code in ("EY100", "EY712")] == ["EY100", "EY712"]
+    assert [f.span.start.line for f in spread_out.findings] == \
+        [f.span.start.line for f in alone.findings]
 
 
 class _OneHugeLine(io.RawIOBase):
@@ -115,10 +135,14 @@ def streamed_peak(row: bytes, count: int) -> tuple[rows.SamplesResult, int]:
         tracemalloc.stop()
 
 
-def test_rows_stream_in_bounded_memory() -> None:
+@pytest.mark.parametrize("workers", [1, 2])
+def test_rows_stream_in_bounded_memory(workers: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Memory grows by the rows' id positions (two arrays of three 8-byte integers a row), not
     by their bytes: 8,000 rows of 700 bytes (5.7 MB) peak under 1 MB, and 7,000 more rows
-    than 1,000 cost under 100 bytes each. The 10^6-row run is in tests/hostile (opt-in)."""
+    than 1,000 cost under 100 bytes each. On every core (the CLI) at most two batches a worker
+    are in flight (here of 50 rows). The 10^6-row run is in tests/hostile (opt-in)."""
+    monkeypatch.setattr(spread, "workers", lambda: workers)
+    monkeypatch.setattr(spread, "BATCH_ROWS", 50)
     row = ROWS[0].encode() + b"\n\n"  # blank lines between rows cost nothing
     small, small_peak = streamed_peak(row, 1000)
     large, large_peak = streamed_peak(row, 8000)

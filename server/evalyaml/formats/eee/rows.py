@@ -12,9 +12,12 @@ know is said once per file and version (on its first row), not once per row.
 
 from __future__ import annotations
 
+import functools
+import gc
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
@@ -22,7 +25,7 @@ from evalyaml.analysis.findings import Finding, FindingSink, Fix, TextEdit
 from evalyaml.analysis.model import CaseSummary
 from evalyaml.analysis.text import Position, Span
 from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
-from evalyaml.formats.eee import fastpath, hashes, versions
+from evalyaml.formats.eee import fastpath, hashes, spread, versions
 from evalyaml.formats.eee.kinds import SAMPLES
 from evalyaml.formats.eee.schemacheck import SchemaCheck, json_type
 from evalyaml.syntax.json import read_json
@@ -213,6 +216,11 @@ class _Collect:
         self.result = SamplesResult([], [], 0, {}, {}, None)
         self._said_versions: set[str] = set()
 
+    def unchecked(self, findings: list[Finding]) -> None:
+        """A row that could not be read (too long, not UTF-8): its one finding."""
+        self.result.findings.extend(findings)
+        self.result.rows += 1
+
     def add(self, line: int, text: str, result: LineResult[RowFacts]) -> None:
         out = self.result
         facts = result.facts
@@ -348,16 +356,74 @@ _CHUNK = 1 << 20
 def check_stream(stream: BinaryIO, *, strict: bool, max_line: int = MAX_LINE) -> SamplesResult:
     """A samples file too large to hold as text (the CLI, the index), row by row from `stream`
     in bounded memory: one line at a time, no symbols kept. Lines break at LF, CRLF and CR, as
-    in the editor."""
+    in the editor. Where forking is safe (the CLI) batches of rows are checked on every core
+    (`spread`); the result is the same."""
+    count = spread.workers()
+    if count > 1:
+        try:
+            return _check_spread(stream, strict, max_line, count)
+        except (OSError, BrokenProcessPool, RuntimeError):
+            stream.seek(0)  # no processes here (sandbox, frozen app...): do it ourselves
     collect = _Collect(strict, keep_cases=False)
+    for number, text, findings in _events(stream, strict, max_line):
+        if text is None:
+            collect.unchecked(findings)
+        else:
+            collect.add(number, text, check_row(text, strict=strict))
+    return collect.result
+
+
+def check_rows(texts: list[str], strict: bool) -> list[LineResult[RowFacts]]:
+    """A batch of rows, for a worker (module level, so a forked process finds it by name)."""
+    collecting = gc.isenabled()
+    gc.disable()  # the batch only builds results: the collector would rescan them for nothing
+    try:
+        return [check_row(text, strict=strict) for text in texts]
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _check_spread(stream: BinaryIO, strict: bool, max_line: int, count: int) -> SamplesResult:
+    collect = _Collect(strict, keep_cases=False)
+    held: list[list[tuple[int, str | None, list[Finding]]]] = []
+
+    def batches() -> Iterator[list[str]]:
+        batch: list[tuple[int, str | None, list[Finding]]] = []
+        rows = 0
+        for event in _events(stream, strict, max_line):
+            batch.append(event)
+            rows += event[1] is not None
+            if rows >= spread.BATCH_ROWS:
+                held.append(batch)
+                yield [text for _, text, _ in batch if text is not None]
+                batch, rows = [], 0
+        if batch:
+            held.append(batch)
+            yield [text for _, text, _ in batch if text is not None]
+
+    for results in spread.map_in_order(functools.partial(check_rows, strict=strict), batches(),
+                                       count):
+        checked = iter(results)
+        for number, text, findings in held.pop(0):
+            if text is None:
+                collect.unchecked(findings)
+            else:
+                collect.add(number, text, next(checked))
+    return collect.result
+
+
+def _events(stream: BinaryIO, strict: bool, max_line: int
+            ) -> Iterator[tuple[int, str | None, list[Finding]]]:
+    """(line number, the row's text, []) for each non-blank row, in order; (line number, None,
+    its findings) for a line that cannot be checked (too long, not UTF-8)."""
     for number, raw, length in _lines(stream, max_line):
         if raw is None:
             sink = FindingSink(strict=strict)
             sink.add(TOO_LONG, f"this line is {length / (1024 * 1024):.0f} MB long, over the "
                      f"{max_line // (1024 * 1024)} MB a row may have; it is not checked",
                      Span(Position(number, 0), Position(number, 1)))
-            collect.result.findings.extend(sink.findings)
-            collect.result.rows += 1
+            yield number, None, sink.findings
             continue
         try:
             text = raw.decode("utf-8")
@@ -367,13 +433,10 @@ def check_stream(stream: BinaryIO, *, strict: bool, max_line: int = MAX_LINE) ->
             sink.add("EY100", f"this line is not UTF-8 (byte 0x{raw[err.start]:02x} at byte "
                      f"{err.start} of the line)", Span(Position(number, column),
                                                        Position(number, column + 1)))
-            collect.result.findings.extend(sink.findings)
-            collect.result.rows += 1
+            yield number, None, sink.findings
             continue
-        if not text.strip(" \t"):
-            continue
-        collect.add(number, text, check_row(text, strict=strict))
-    return collect.result
+        if text.strip(" \t"):
+            yield number, text, []
 
 
 def _lines(stream: BinaryIO, max_line: int) -> Iterator[tuple[int, bytes | None, int]]:
