@@ -202,3 +202,17 @@ def test_no_key_is_known_for_a_line_that_does_not_start_with_a_plain_key(line: s
     sink = FindingSink(strict=False)
     parsed = parse_text(f"a:\n  b: 1\n{line}\n  c: 2\n", sink)
     assert all(h.key is None for h in parsed.holes)
+
+
+def test_a_finding_that_reads_named_sibling_keys_stays_when_none_is_the_hole() -> None:
+    sink = FindingSink(strict=False)
+    parse_text("- id: 7311\n  kind: regex\n  note: x: y\n  pattern: '(a'\n", sink)
+    assert sink.mask is not None
+    pattern = Span(Position(3, 12), Position(3, 13))
+    assert not sink.mask("EY212", "regex does not compile", pattern)
+    assert not sink.mask("EY505", "the id is the integer 7311", Span(Position(0, 6),
+                                                                      Position(0, 10)))
+    assert sink.mask("EY505", "sample 0 has no 'notes'", Span(Position(0, 2), Position(0, 10)))
+    kind = FindingSink(strict=False)  # the check's kind was broken: its pattern is not read
+    parse_text("- id: a\n  kind: x: y\n  note: 1\n  pattern: '(a'\n", kind)
+    assert kind.mask is not None and kind.mask("EY212", "regex does not compile", pattern)

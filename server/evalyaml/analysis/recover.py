@@ -103,6 +103,17 @@ a hole only when the key may have been on the broken line: when every hole's own
 to a hole's key is kept (the blanks removed that key and its value, nothing else), except on
 the first line after a hole, where a mapping's findings go when the hole was its first key."""
 
+SIBLING_READS: dict[str, tuple[str, ...]] = {
+    "EY212": ("kind", "pattern", "flags"),  # a regex check's pattern
+    "EY213": ("kind", "schema"),  # a json_schema check's schema
+    "EY401": ("score_type", "level_names"),
+    "EY617": ("mode", "turns", "expected_output", "aggregation", "on_turn_failure",
+              "window_size"),
+}
+"""Codes that read a few named keys of one mapping. On a sibling key's line (not a line that
+owns the hole: what it reads may hold the hole) such a finding is kept when every hole's key is
+known and none of them is, or is close to, a key it reads."""
+
 _QUOTED = re.compile(r"'([^']*)'")
 
 _KEY = re.compile(r"""(?:"([^"\\]*)"|'([^']*)'"""  # quoted
@@ -346,11 +357,16 @@ class Mask:
         if code in self._joint_codes and (start in self._joints or end in self._joints):
             return True
         if start in self._owners or start in self._siblings:
-            if code in VALUE_CODES and start not in self._owners and span.start != span.end:
-                return False
-            if code in KEY_CODES and start not in self._siblings and start not in self._loose:
+            if code in VALUE_CODES and start in self._siblings and span.start != span.end and \
+                    (start not in self._owners or (self._keys is not None
+                                                    and "has no '" not in message)):
+                return False  # a sibling's value as written (on `- id: 7311` too)
+            if start in self._siblings and start not in self._owners and \
+                    self._reads_no_hole(SIBLING_READS.get(code)):
                 return False
             if self._absent_elsewhere(code, message, start):
+                return False
+            if code in KEY_CODES and start not in self._siblings and start not in self._loose:
                 return False
             if code not in LOCAL_CODES:
                 local = LOCAL_MESSAGES.get(code)
@@ -360,6 +376,11 @@ class Mask:
             if code == "EY202" and span.start == span.end:
                 return True  # an empty value: its lines may have been the hole
         return False
+
+    def _reads_no_hole(self, reads: tuple[str, ...] | None) -> bool:
+        return reads is not None and self._keys is not None and not any(
+            name == key or rank(key, [name]) or rank(name, [key])
+            for name in reads for key in self._keys)
 
     def _absent_elsewhere(self, code: str, message: str, line: int) -> bool:
         """A "missing key" finding about keys none of which may be a hole's own key."""
