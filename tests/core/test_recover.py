@@ -216,3 +216,19 @@ def test_a_finding_that_reads_named_sibling_keys_stays_when_none_is_the_hole() -
     kind = FindingSink(strict=False)  # the check's kind was broken: its pattern is not read
     parse_text("- id: a\n  kind: x: y\n  note: 1\n  pattern: '(a'\n", kind)
     assert kind.mask is not None and kind.mask("EY212", "regex does not compile", pattern)
+
+
+def test_no_key_counts_as_known_when_an_open_quote_swallowed_the_lines_after_it() -> None:
+    """`input: 'it is` closes at `more: x'` once the line that stopped it is blanked: the
+    tree lost `criteria` too, so a missing key stays withheld."""
+    sink = FindingSink(strict=False)
+    parsed = parse_text("- id: a\n  input: 'it is\n  criteria: ok\n  note: it's fine: x\n"
+                        "  more: x'\n", sink)
+    assert [h.key for h in parsed.holes] == ["note"]
+    assert sink.mask is not None
+    owner = Span(Position(0, 2), Position(0, 7))
+    assert sink.mask("EY201", "this case is missing required key 'criteria'", owner)
+    literal = FindingSink(strict=False)  # a block scalar's `key: value` lines are its text
+    parse_text("- id: a\n  template: |\n    text: here\n  input: x: y\n  other: 1\n", literal)
+    assert literal.mask is not None
+    assert not literal.mask("EY201", "this case is missing required key 'criteria'", owner)

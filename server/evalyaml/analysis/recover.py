@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from evalyaml.analysis.suggest import rank
 from evalyaml.analysis.text import LineIndex, Span
+from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
 
 MAX_HOLES = 12
 """Parses a broken document may cost at most (each a fresh parse of its text)."""
@@ -312,9 +313,11 @@ class Mask:
                  "_owners", "_siblings", "holes")
 
     def __init__(self, lines: LineIndex, holes: tuple[Hole, ...], *,
-                 joints: frozenset[str] = frozenset()) -> None:
+                 joints: frozenset[str] = frozenset(),
+                 documents: list[Node | None] | None = None) -> None:
         """`joints`: codes hidden on the lines just before and after a hole too (JSON: the
-        comma before a blanked member now trails)."""
+        comma before a blanked member now trails). `documents`: the recovered tree, without
+        which no hole's key counts as known (see `_every_key_read`)."""
         self.holes = holes
         self._hole_lines = frozenset(
             line for h in holes for line in range(h.first_line, h.last_line + 1))
@@ -327,11 +330,50 @@ class Mask:
         self._keys: tuple[str, ...] | None = (
             None if any(k is None or h.tabbed for k, h in zip(keys, holes, strict=True))
             else tuple(k for k in keys if k is not None))
+        if self._keys is not None and (documents is None or
+                                       not self._every_key_read(lines, documents)):
+            self._keys = None
         self._after = {self._next_content(lines, hole.last_line + 1) for hole in holes}
         for hole in holes:
             self._surroundings(lines, hole)
             if joints:
                 self._joints.update(self._neighbours(lines, hole))
+
+    def _every_key_read(self, lines: LineIndex, documents: list[Node | None]) -> bool:
+        """Whether every line outside the holes that starts with a block key (or a flow
+        collection) starts a node of the recovered tree. A quote or bracket opened above a
+        hole may have swallowed the lines after it (`input: 'it is` ... `more: x'`): then the
+        blanks removed more than their own keys."""
+        starts: set[int] = set()
+        literal: set[int] = set()  # the lines of block scalars: text, not keys
+        seen: set[int] = set()
+        stack = [d for d in documents if d is not None]
+        while stack:
+            node = stack.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            starts.add(node.start)
+            if isinstance(node, Mapping):
+                for key, value in node.pairs:
+                    stack += (key, value)
+            elif isinstance(node, Sequence):
+                stack += node.items
+            elif isinstance(node, Scalar) and node.style in ("|", ">"):
+                literal.update(range(lines.position(node.start).line + 1,
+                                     lines.position(max(node.start, node.end - 1)).line + 1))
+        for line in range(lines.line_count):
+            shape = self._shape(lines, line)
+            if shape is None or shape.tabbed or line in literal:
+                continue
+            text = lines.line_text(line)
+            if line == 0 and text.startswith("\ufeff"):
+                text = text[1:]
+            opens_flow = text[shape.content : shape.content + 1] in ("{", "[")
+            if (opens_flow or _key_at(lines, line, shape.content) is not None) and \
+                    _column_offset(lines, line, shape.content) not in starts:
+                return False
+        return True
 
     def _next_content(self, lines: LineIndex, line: int) -> int:
         """The first line from `line` on that is neither blanked, blank nor a comment."""
