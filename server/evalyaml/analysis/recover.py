@@ -87,7 +87,7 @@ lies below it, its siblings are all there), withheld on a line beside one (a sib
 been on the broken line) and on the owners of a tab-indented hole (its level is unknown)."""
 
 MISSING_MESSAGES: dict[str, tuple[re.Pattern[str], tuple[str, ...]]] = {
-    "EY201": (re.compile(r"missing required key '|needs one of '"), ()),
+    "EY201": (re.compile(r"missing required key '|needs one of '"), ("kind", "score_type")),
     "EY207": (re.compile(r" only applies together with '"), ()),
     **{code: (re.compile(r"has no '"), ()) for code in (
         "EY501", "EY502", "EY505", "EY507", "EY508", "EY509", "EY510", "EY511", "EY512",
@@ -98,7 +98,8 @@ MISSING_MESSAGES: dict[str, tuple[re.Pattern[str], tuple[str, ...]]] = {
     "EY800": (re.compile(r" is a required property$"), ()),
 }
 """Findings that say a key is absent ("missing required key 'x'", "has no 'x'"), with the
-keys that would silence them unnamed (a test with `turns` needs no `input`). Withheld next to
+keys that would silence them or select the requirement, unnamed (a test with `turns` needs no
+`input`; a regex check, by its `kind`, needs a `pattern`). Withheld next to
 a hole only when the key may have been on the broken line: when every hole's own key is known
 (`Hole.key`), a finding whose quoted names and silencing keys are all neither equal nor close
 to a hole's key is kept (the blanks removed that key and its value, nothing else), except on
