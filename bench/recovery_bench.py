@@ -129,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
         clean, broken = whole_suite_latency(args.suite_tests)
         print(f"AgentV suite of {args.suite_tests:,} tests, parsed whole: analysis {clean:.0f} ms "
               f"clean, {broken:.0f} ms with a syntax error in its middle test")
-    problems = [*block.lost_elsewhere, *block.lost_local, *json.lost_elsewhere,
+    problems = [*block.lost_elsewhere, *block.lost_local, *block.lost_missing,
+                *json.lost_elsewhere,
                 *jsonl.lost_elsewhere, *jsonl.row_not_one, *(x for _, t in rows for x in t.new)]
     for line in problems[:20]:
         print(line)

@@ -165,3 +165,70 @@ def test_a_key_name_finding_stays_on_a_line_that_owns_the_hole_not_beside_it() -
     tabbed = FindingSink(strict=False)
     parse_text("a: 1\nmetadta:\n  x: 1\n\ty: 2\nb: 2\n", tabbed)
     assert tabbed.mask is not None and tabbed.mask("EY801", "near miss", owner)
+
+
+def test_a_missing_key_stays_when_the_broken_line_held_another_key() -> None:
+    """The hole's own key is known (`input: x: y`): a missing key with another name is not
+    what the blanks removed; one with the same or a close name may be."""
+    sink = FindingSink(strict=False)
+    parsed = parse_text("- id: a\n  input: x: y\n  other: 1\n", sink)
+    assert [h.key for h in parsed.holes] == ["input"]
+    assert sink.mask is not None
+    owner = Span(Position(0, 2), Position(0, 7))
+    assert not sink.mask("EY201", "this case is missing required key 'criteria'", owner)
+    assert sink.mask("EY201", "this case is missing required key 'input'", owner)
+    assert sink.mask("EY201", "this case is missing required key 'inputs'", owner)  # close
+    assert sink.mask("EY201", "this case needs one of 'input' or 'messages'", owner)
+    assert sink.mask("EY207", "this case needs at least 2 items", owner)  # not a missing key
+    assert sink.mask("EY604", "the test has no 'input'", owner)
+    turns = FindingSink(strict=False)  # a test with `turns` needs no `input`: not named
+    parse_text("- id: a\n  turns: x: y\n  other: 1\n", turns)
+    assert turns.mask is not None and turns.mask("EY604", "the test has no 'input'", owner)
+
+
+def test_a_missing_key_stays_withheld_where_the_hole_was_the_first_key() -> None:
+    """A mapping's "missing key" goes on its first line: blank `- id: a` and it moves to the
+    next, where the unbroken file has none."""
+    sink = FindingSink(strict=False)
+    parsed = parse_text("- id: a: b\n  criteria: ok\n", sink)
+    assert [h.key for h in parsed.holes] == ["id"]
+    assert sink.mask is not None
+    moved = Span(Position(1, 2), Position(1, 10))
+    assert sink.mask("EY201", "this case is missing required key 'input'", moved)
+
+
+@pytest.mark.parametrize("line", ["  [a, b]: x: y", "  ? x: y", "\tkey: x: y", "  - a: b: c"])
+def test_no_key_is_known_for_a_line_that_does_not_start_with_a_plain_key(line: str) -> None:
+    sink = FindingSink(strict=False)
+    parsed = parse_text(f"a:\n  b: 1\n{line}\n  c: 2\n", sink)
+    assert all(h.key is None for h in parsed.holes)
+
+
+def test_a_finding_that_reads_named_sibling_keys_stays_when_none_is_the_hole() -> None:
+    sink = FindingSink(strict=False)
+    parse_text("- id: 7311\n  kind: regex\n  note: x: y\n  pattern: '(a'\n", sink)
+    assert sink.mask is not None
+    pattern = Span(Position(3, 12), Position(3, 13))
+    assert not sink.mask("EY212", "regex does not compile", pattern)
+    assert not sink.mask("EY505", "the id is the integer 7311", Span(Position(0, 6),
+                                                                      Position(0, 10)))
+    assert sink.mask("EY505", "sample 0 has no 'notes'", Span(Position(0, 2), Position(0, 10)))
+    kind = FindingSink(strict=False)  # the check's kind was broken: its pattern is not read
+    parse_text("- id: a\n  kind: x: y\n  note: 1\n  pattern: '(a'\n", kind)
+    assert kind.mask is not None and kind.mask("EY212", "regex does not compile", pattern)
+
+
+def test_no_key_counts_as_known_when_an_open_quote_swallowed_the_lines_after_it() -> None:
+    """`input: 'it is` closes at `more: x'` once the line that stopped it is blanked: the
+    tree lost `criteria` too, so a missing key stays withheld."""
+    sink = FindingSink(strict=False)
+    parsed = parse_text("- id: a\n  input: 'it is\n  criteria: ok\n  note: it's fine: x\n"
+                        "  more: x'\n", sink)
+    assert [h.key for h in parsed.holes] == ["note"]
+    assert sink.mask is not None
+    owner = Span(Position(0, 2), Position(0, 7))
+    assert sink.mask("EY201", "this case is missing required key 'criteria'", owner)
+    literal = FindingSink(strict=False)  # a block scalar's `key: value` lines are its text
+    parse_text("- id: a\n  template: |\n    text: here\n  input: x: y\n  other: 1\n", literal)
+    assert literal.mask is not None
+    assert not literal.mask("EY201", "this case is missing required key 'criteria'", owner)

@@ -12,7 +12,11 @@ the unbroken and the broken file compared by (code, range):
   (`recover.LOCAL_CODES`) must all still be reported for block YAML breakages (an unquoted
   ': ', an unclosed flow collection or quote). Other findings there may be withheld on purpose
   (a "missing key" whose key may sit on the broken line); findings under the broken line go
-  with it; a tab indent blanks more (how deep it was meant is unknown).
+  with it; a tab indent blanks more (how deep it was meant is unknown);
+- *missing keys*: when the broken line starts with a plain key, a "missing key" finding of the
+  unbroken file naming only other keys (`recover.MISSING_MESSAGES`) is still reported beside
+  and above it (`lost_missing`), except on the first line after it (a mapping's findings move
+  there when the broken line was its first key).
 
 `share` counts, over every finding of the unbroken file away from the broken line, how many
 survive; `outside_share` those outside its mapping; `sibling_share` those in it.
@@ -27,7 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from evalyaml.analysis.findings import Finding
-from evalyaml.analysis.recover import LOCAL_CODES
+from evalyaml.analysis.recover import LOCAL_CODES, MISSING_MESSAGES
+from evalyaml.analysis.suggest import rank
 from evalyaml.workspace.index import Workspace
 
 REPO = Path(__file__).resolve().parents[2]
@@ -194,6 +199,7 @@ class Tally:
     new: list[str] = field(default_factory=list)  # findings that appeared away from the line
     row_not_one: list[str] = field(default_factory=list)  # a broken JSONL row with 0 or 2+
     syntax_away: list[str] = field(default_factory=list)  # 2+ syntax errors off the line
+    lost_missing: list[str] = field(default_factory=list)  # lost, a key other than the broken
 
     @property
     def share(self) -> float:
@@ -280,15 +286,42 @@ def measure(files: list[Path], *, samples: int, seed: int, tally: Tally | None =
                     _compare(tally, where, base, {key(f) for f in found}, block=here,
                              mapping=here, touched=touched, owners=set())
                     continue
+                block = block_of(lines, index)
                 _compare(tally, where, base, {key(f) for f in found},
-                         block=block_of(lines, index), mapping=mapping_of(lines, index),
-                         touched=touched, owners=owners_of(lines, index))
+                         block=block, mapping=mapping_of(lines, index),
+                         touched=touched, owners=owners_of(lines, index),
+                         broken_key=_block_key(lines[index]),
+                         after=next((j for j in range(block.stop, len(lines)) if
+                                     lines[j].strip() and not lines[j].strip().startswith("#")),
+                                    None))
         workspace.close(path)
     return tally
 
 
+_BLOCK_KEY = re.compile(r"([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)")
+
+
+def _block_key(line: str) -> str | None:
+    """The plain key a YAML line starts with (after its indentation and `- `), if any."""
+    found = _BLOCK_KEY.match(line, _content(line)) if not line.startswith("\t") else None
+    return found.group(1) if found else None
+
+
+def _names_another_key(finding: Finding, broken_key: str | None) -> bool:
+    """A "missing key" finding about keys none of which is, or is close to, the broken
+    line's own key (or a key that would silence it): the unbroken file's finding stands."""
+    missing = MISSING_MESSAGES.get(finding.code)
+    if broken_key is None or missing is None or missing[0].search(finding.message) is None:
+        return False
+    names = re.findall(r"'([^']*)'", finding.message)
+    return bool(names) and not any(
+        name == broken_key or rank(broken_key, [name]) or rank(name, [broken_key])
+        for name in (*names, *missing[1]))
+
+
 def _compare(tally: Tally, where: str, base: list[Finding], found: set[Key], *, block: range,
-             mapping: range, touched: set[int], owners: set[int]) -> None:
+             mapping: range, touched: set[int], owners: set[int],
+             broken_key: str | None = None, after: int | None = None) -> None:
     base_keys = {key(f) for f in base}
     for finding in sorted(base, key=key):
         at = key(finding)
@@ -309,6 +342,8 @@ def _compare(tally: Tally, where: str, base: list[Finding], found: set[Key], *, 
             tally.sibling_kept += at in found
             if at not in found:
                 tally.withheld.append(f"{where}: in its mapping {at}")
+                if at[1] != after and _names_another_key(finding, broken_key):
+                    tally.lost_missing.append(f"{where}: lost {at} {finding.message}")
             continue
         tally.outside += 1
         if at[1] in owners:
@@ -322,6 +357,8 @@ def _compare(tally: Tally, where: str, base: list[Finding], found: set[Key], *, 
                 tally.lost_elsewhere.append(f"{where}: lost {at}")
             if at[0] in LOCAL_CODES:
                 tally.lost_local.append(f"{where}: lost {at}")
+            if at[1] != after and _names_another_key(finding, broken_key):
+                tally.lost_missing.append(f"{where}: lost {at} {finding.message}")
     for at in sorted(found - base_keys):
         if at[1] not in touched and at[0] not in SYNTAX:  # where the parser noticed: as before
             tally.new.append(f"{where}: new {at}")

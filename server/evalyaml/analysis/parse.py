@@ -186,7 +186,7 @@ def _recover(text: str, first: ParsedText, sink: FindingSink, *, pure: bool) -> 
         trial = FindingSink(strict=sink.strict)
         parsed = _parse_once(work, trial, pure=pure)
         if parsed.ok:
-            mask = Mask(first.lines, tuple(holes))
+            mask = Mask(first.lines, tuple(holes), documents=parsed.documents)
             sink.mask = mask.hides
             sink.findings.extend(_apart(later, holes))
             for finding in trial.findings:  # duplicate keys, unsafe tags of the recovered tree

@@ -25,7 +25,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from evalyaml.analysis.suggest import rank
 from evalyaml.analysis.text import LineIndex, Span
+from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
 
 MAX_HOLES = 12
 """Parses a broken document may cost at most (each a fresh parse of its text)."""
@@ -84,6 +86,43 @@ KEY_CODES = frozenset({
 lies below it, its siblings are all there), withheld on a line beside one (a sibling may have
 been on the broken line) and on the owners of a tab-indented hole (its level is unknown)."""
 
+MISSING_MESSAGES: dict[str, tuple[re.Pattern[str], tuple[str, ...]]] = {
+    "EY201": (re.compile(r"missing required key '|needs one of '"), ("kind", "score_type")),
+    "EY207": (re.compile(r" only applies together with '"), ()),
+    **{code: (re.compile(r"has no '"), ()) for code in (
+        "EY501", "EY502", "EY505", "EY507", "EY508", "EY509", "EY510", "EY511", "EY512",
+        "EY606")},
+    "EY604": (re.compile(r"has no 'input'"), ("turns",)),
+    "EY605": (re.compile(r"has no 'tests'"), ("eval_cases", "evalcases")),
+    "EY631": (re.compile(r"has no 'outcome'"), ("criteria", "score_ranges")),
+    "EY800": (re.compile(r" is a required property$"), ()),
+}
+"""Findings that say a key is absent ("missing required key 'x'", "has no 'x'"), with the
+keys that would silence them or select the requirement, unnamed (a test with `turns` needs no
+`input`; a regex check, by its `kind`, needs a `pattern`). Withheld next to
+a hole only when the key may have been on the broken line: when every hole's own key is known
+(`Hole.key`), a finding whose quoted names and silencing keys are all neither equal nor close
+to a hole's key is kept (the blanks removed that key and its value, nothing else), except on
+the first line after a hole, where a mapping's findings go when the hole was its first key."""
+
+SIBLING_READS: dict[str, tuple[str, ...]] = {
+    "EY212": ("kind", "pattern", "flags"),  # a regex check's pattern
+    "EY213": ("kind", "schema"),  # a json_schema check's schema
+    "EY401": ("score_type", "level_names"),
+    "EY617": ("mode", "turns", "expected_output", "aggregation", "on_turn_failure",
+              "window_size"),
+}
+"""Codes that read a few named keys of one mapping. On a sibling key's line (not a line that
+owns the hole: what it reads may hold the hole) such a finding is kept when every hole's key is
+known and none of them is, or is close to, a key it reads."""
+
+_QUOTED = re.compile(r"'([^']*)'")
+
+_KEY = re.compile(r"""(?:"([^"\\]*)"|'([^']*)'"""  # quoted
+                  r"""|([^\s#&*!|>'"%@`\[\]{},?:-][^:#]*?|-[^\s:#][^:#]*?))"""  # plain
+                  r"[ \t]*:(?:[ \t]|$)")
+"""A block mapping key at a line's content column: plain (no `: ` or ` #` inside) or quoted."""
+
 _BLOCK_HEADER = re.compile(r":[ \t]+[|>][-+0-9]*$")
 
 _ABSENT_CONSTRAINTS = ("needs at least", "only applies together with")
@@ -104,6 +143,8 @@ class Hole:
     kept_dash: bool
     item: bool
     tabbed: bool = False  # a tab-indented line: `column` is the deepest it may have been meant
+    key: str | None = None  # the mapping key that starts the hole, when unambiguous: the only
+    # key the blanks removed (its value went with it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +217,21 @@ def hole_at(lines: LineIndex, offset: int, holes: list[Hole]) -> Hole | None:
     item = shape.content > shape.indent and not kept_dash
     start = _column_offset(lines, first, shape.content if kept_dash else 0)
     return Hole(start, lines.line_end(last), first, last,
-                shape.indent if item else shape.content, kept_dash, item)
+                shape.indent if item else shape.content, kept_dash, item,
+                key=None if item else _key_at(lines, first, shape.content))
+
+
+def _key_at(lines: LineIndex, line: int, column: int) -> str | None:
+    """The block mapping key that starts `line` at `column` (`key: value`, `"key":`), or None
+    when the line does not start with one the parser would certainly read as a key."""
+    text = lines.line_text(line)
+    if line == 0 and text.startswith("\ufeff"):
+        text = text[1:]
+    found = _KEY.match(text, column)
+    if found is None:
+        return None
+    name = next(g for g in found.groups() if g is not None)
+    return name.rstrip() if found.group(3) is not None else name
 
 
 def _odd_quotes(text: str) -> bool:
@@ -255,13 +310,15 @@ def blank(text: str, hole: Hole) -> str:
 class Mask:
     """Decides which findings a recovered document must not report (see the module doc)."""
 
-    __slots__ = ("_hole_lines", "_joint_codes", "_joints", "_loose", "_owners", "_siblings",
-                 "holes")
+    __slots__ = ("_after", "_hole_lines", "_joint_codes", "_joints", "_keys", "_loose",
+                 "_owners", "_siblings", "holes")
 
     def __init__(self, lines: LineIndex, holes: tuple[Hole, ...], *,
-                 joints: frozenset[str] = frozenset()) -> None:
+                 joints: frozenset[str] = frozenset(),
+                 documents: list[Node | None] | None = None) -> None:
         """`joints`: codes hidden on the lines just before and after a hole too (JSON: the
-        comma before a blanked member now trails)."""
+        comma before a blanked member now trails). `documents`: the recovered tree, without
+        which no hole's key counts as known (see `_every_key_read`)."""
         self.holes = holes
         self._hole_lines = frozenset(
             line for h in holes for line in range(h.first_line, h.last_line + 1))
@@ -270,10 +327,60 @@ class Mask:
         self._loose: set[int] = set()  # owners whose sibling keys a hole may hold
         self._joint_codes = joints
         self._joints: set[int] = set()
+        keys = tuple(h.key for h in holes)  # every hole's own key, or None when one is unknown
+        self._keys: tuple[str, ...] | None = (
+            None if any(k is None or h.tabbed for k, h in zip(keys, holes, strict=True))
+            else tuple(k for k in keys if k is not None))
+        if self._keys is not None and (documents is None or
+                                       not self._every_key_read(lines, documents)):
+            self._keys = None
+        self._after = {self._next_content(lines, hole.last_line + 1) for hole in holes}
         for hole in holes:
             self._surroundings(lines, hole)
             if joints:
                 self._joints.update(self._neighbours(lines, hole))
+
+    def _every_key_read(self, lines: LineIndex, documents: list[Node | None]) -> bool:
+        """Whether every line outside the holes that starts with a block key (or a flow
+        collection) starts a node of the recovered tree. A quote or bracket opened above a
+        hole may have swallowed the lines after it (`input: 'it is` ... `more: x'`): then the
+        blanks removed more than their own keys."""
+        starts: set[int] = set()
+        literal: set[int] = set()  # the lines of block scalars: text, not keys
+        seen: set[int] = set()
+        stack = [d for d in documents if d is not None]
+        while stack:
+            node = stack.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            starts.add(node.start)
+            if isinstance(node, Mapping):
+                for key, value in node.pairs:
+                    stack += (key, value)
+            elif isinstance(node, Sequence):
+                stack += node.items
+            elif isinstance(node, Scalar) and node.style in ("|", ">"):
+                literal.update(range(lines.position(node.start).line + 1,
+                                     lines.position(max(node.start, node.end - 1)).line + 1))
+        for line in range(lines.line_count):
+            shape = self._shape(lines, line)
+            if shape is None or shape.tabbed or line in literal:
+                continue
+            text = lines.line_text(line)
+            if line == 0 and text.startswith("\ufeff"):
+                text = text[1:]
+            opens_flow = text[shape.content : shape.content + 1] in ("{", "[")
+            if (opens_flow or _key_at(lines, line, shape.content) is not None) and \
+                    _column_offset(lines, line, shape.content) not in starts:
+                return False
+        return True
+
+    def _next_content(self, lines: LineIndex, line: int) -> int:
+        """The first line from `line` on that is neither blanked, blank nor a comment."""
+        while line < lines.line_count and self._shape(lines, line) is None:
+            line += 1
+        return line
 
     def _neighbours(self, lines: LineIndex, hole: Hole) -> list[int]:
         found = []
@@ -293,7 +400,14 @@ class Mask:
         if code in self._joint_codes and (start in self._joints or end in self._joints):
             return True
         if start in self._owners or start in self._siblings:
-            if code in VALUE_CODES and start not in self._owners and span.start != span.end:
+            if code in VALUE_CODES and start in self._siblings and span.start != span.end and \
+                    (start not in self._owners or (self._keys is not None
+                                                    and "has no '" not in message)):
+                return False  # a sibling's value as written (on `- id: 7311` too)
+            if start in self._siblings and start not in self._owners and \
+                    self._reads_no_hole(SIBLING_READS.get(code)):
+                return False
+            if self._absent_elsewhere(code, message, start):
                 return False
             if code in KEY_CODES and start not in self._siblings and start not in self._loose:
                 return False
@@ -305,6 +419,22 @@ class Mask:
             if code == "EY202" and span.start == span.end:
                 return True  # an empty value: its lines may have been the hole
         return False
+
+    def _reads_no_hole(self, reads: tuple[str, ...] | None) -> bool:
+        return reads is not None and self._keys is not None and not any(
+            name == key or rank(key, [name]) or rank(name, [key])
+            for name in reads for key in self._keys)
+
+    def _absent_elsewhere(self, code: str, message: str, line: int) -> bool:
+        """A "missing key" finding about keys none of which may be a hole's own key."""
+        missing = MISSING_MESSAGES.get(code)
+        if self._keys is None or missing is None or line in self._after:
+            return False
+        pattern, silencing = missing
+        names = _QUOTED.findall(message)
+        return pattern.search(message) is not None and bool(names) and not any(
+            name == key or rank(key, [name]) or rank(name, [key])
+            for name in (*names, *silencing) for key in self._keys)
 
     def _first_content(self, lines: LineIndex) -> list[int]:
         """The root mapping's first line (where its own findings go)."""
