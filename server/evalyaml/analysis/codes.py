@@ -201,6 +201,8 @@ CODES: dict[str, Code] = _catalogue(
     Code("EY633", "agentv-5x-suite", A, "An AgentV 5.x suite: recognised, not checked."),
     Code("EY634", "agentv-composite-member", C, "A composite member the loader skips."),
     Code("EY635", "agentv-deprecated-type", C, "A deprecated assertion type."),
+    Code("EY636", "agentv-grader-skipped", C,
+         "A grader the loader skips (or refuses) for a missing or invalid field of its own."),
     # EY700-EY799: Every Eval Ever (seed 003), aggregates and samples files.
     Code("EY700", "eee-unknown-version", C,
          "`schema_version` names a version evalyaml has no schema for."),

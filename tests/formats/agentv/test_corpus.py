@@ -14,7 +14,10 @@ The rules, quoted from the code at e43a4d46:
   content `{type: file, value: ...}` in a test's input (resolved from the suite's folder up the
   search roots); `validation/workspace-path-validator.ts` ("Template path not found",
   "Hook script not found") for `workspace.template` and hook arguments that look like paths
-  (`./x`, `../x`, a script suffix). `agentv validate` 4.42.4 reports the same ones.
+  (`./x`, `../x`, a script suffix). `agentv validate` 4.42.4 reports the same ones, and one
+  more that is false: `"{{workspace_path}}/scripts/setup.mjs"` in agent-plugin-review's hook,
+  which `workspace/script-executor.ts` fills in when the hook runs (evalyaml leaves hook
+  arguments and templates holding `{{ }}` alone).
 """
 
 from __future__ import annotations
@@ -33,7 +36,6 @@ _PII = _RT + "customer-facing-agent/suites/pii-cross-customer-disclosure.eval.ya
 _SCREENSHOT = _RT + "coding-agent/suites/screenshot-pii-upload.eval.yaml"
 EXPECTED = [
     ("evals/agentic-engineering/agent-plugin-review.eval.yaml", 6, "EY621"),
-    ("evals/agentic-engineering/agent-plugin-review.eval.yaml", 11, "EY621"),
     ("evals/self/eval.yaml", 12, "EY621"),
     ("evals/self/eval.yaml", 39, "EY621"),
     ("evals/self/eval.yaml", 70, "EY621"),

@@ -141,7 +141,7 @@ def _record(result: FileAnalysis, facts: SuiteFacts, path: str | None, options: 
             # A bare path is not adopted (AgentV sends it as text); it links, for the fix.
             result.file_refs.append(FileRef(ref.span, prompt_candidates(
                 folder, ref.name, options.root), PROMPT if ref.role == "prompt" else None))
-        elif ref.role == "workspace-path":
+        elif ref.role in ("workspace-path", "workspace-file"):
             result.file_refs.append(FileRef(ref.span, (os.path.normpath(folder / ref.name),)))
         elif ref.role in ("tests", "tests-entry"):
             adopt = PurePath(ref.name).suffix.lower() in rules.TEST_FILE_EXTENSIONS
@@ -177,10 +177,17 @@ def _check_ref(ref: SuiteRef, path: Path, roots: list[Path], files: NamedFiles,
             sink.add("EY621", f"Referenced file not found: {ref.name} (searched from the "
                      "suite's folder up to the workspace root)", ref.span)
         return
+    if ref.role == "workspace-file":
+        target = files.resolve(path.parent, ref.name)
+        if target is None or files.exists(target):
+            return  # outside the workspace roots: not ours to say
+        sink.add("EY621", f"Workspace file not found: {ref.name} (relative to the suite's "
+                 "folder); the loader cannot set up the workspace", ref.span)
+        return
     if ref.role == "workspace-path":
         target = files.resolve(path.parent, ref.name)
-        if target is not None and (files.exists(target) or target.is_dir()):
-            return
+        if target is None or files.exists(target) or target.is_dir():
+            return  # outside the workspace roots: not ours to say
         sink.add("EY621", f"workspace path not found: {ref.name} (relative to the suite's "
                  "folder); the workspace cannot be set up", ref.span)
         return

@@ -25,6 +25,7 @@ from evalyaml.analysis.text import Span
 from evalyaml.analysis.yamltree import Mapping, Node, PyValue, Scalar, Sequence
 from evalyaml.formats.agentv import rules
 from evalyaml.formats.agentv.common import Context, is_null, pairs, quoted_like, text_of
+from evalyaml.formats.agentv.graders import check_grader_fields
 from evalyaml.formats.agentv.jsregex import js_regex_error
 from evalyaml.formats.agentv.meta import merge, plain, pretty, rubric_items, suite_payload
 from evalyaml.formats.agentv.rubrics import check_assertion_rubrics, check_inline_rubrics
@@ -57,6 +58,7 @@ class SuiteFacts:
     test_ids: list[tuple[str, Span]] = field(default_factory=list)
     cases: list[CaseSummary] = field(default_factory=list)
     suite_meta: dict[str, PyValue] = field(default_factory=dict)
+    suite_input_files: bool = False  # the suite has `input_files` (a list with a string)
     current: dict[str, PyValue] | None = None  # the test being checked
 
 
@@ -74,6 +76,8 @@ def check_suite(ctx: Context, root: Node | None, facts: SuiteFacts) -> None:
                                      plain(values["governance"][1]) if "governance" in values
                                      else None)
     _name_and_version(ctx, values)
+    if "input_files" in values:
+        facts.suite_input_files = _string_items(values["input_files"][1])
     if "input" in values:
         key, value = values["input"]
         _suite_input(ctx, key, value)
@@ -240,9 +244,12 @@ def check_test(ctx: Context, test: Mapping, facts: SuiteFacts) -> None:
         elif is_null(value) or (isinstance(value, Scalar) and not isinstance(value.value, str)):
             ctx.add("EY604", "Invalid 'input' field (must be a string, a mapping or an array of "
                     "messages)", ctx.at(key, value))
-    elif "turns" not in values:
-        ctx.add("EY604", "the test has no 'input' (\"Missing 'input' field (must be a string or "
-                "array of messages)\")", ctx.span(id_pair[0]) if id_pair else head)
+    else:
+        also = " (a conversation's turns do not stand in for it)" if "turns" in values else ""
+        ctx.add("EY604", "the test has no 'input': agentv validate refuses it and the loader "
+                "skips it (\"Missing 'input' field (must be a string or array of messages)\")"
+                f"{also}", ctx.span(id_pair[0]) if id_pair else head)
+    _input_files(ctx, values, facts)
     if "expected_output" in values:
         _expected_output(ctx, *values["expected_output"], facts)
     _effective(ctx, test, values, facts, test_id=test_id, id_pair=id_pair)
@@ -262,6 +269,36 @@ def check_test(ctx: Context, test: Mapping, facts: SuiteFacts) -> None:
         also = " ('rubrics' alone does not count)" if "rubrics" in values else ""
         ctx.add("EY632", "agentv skips this test without a word: it has nothing to grade; give "
                 f"it 'criteria', 'expected_output', 'assertions' or 'turns'{also}", where)
+
+
+def _input_files(ctx: Context, values: dict[str, tuple[Scalar, Node]],
+                 facts: SuiteFacts) -> None:
+    """`expandInputFilesShorthand`: with `input_files` (the test's, else the suite's) the input
+    must be a string, or the loader has no input and skips the test."""
+    own = values.get("input_files")
+    files = own[1] if own is not None else None
+    effective = _string_items(files) if own is not None else facts.suite_input_files
+    execution = values["execution"][1] if "execution" in values else None
+    if own is None and isinstance(execution, Mapping):
+        skip = execution.get("skip_defaults")
+        if isinstance(skip, Scalar) and skip.value is True:
+            effective = False
+    pair = values.get("input")
+    if not effective or pair is None:
+        return
+    key, value = pair
+    if isinstance(value, Scalar) and isinstance(value.value, str):
+        return
+    if is_null(value) or isinstance(value, Scalar):
+        return  # EY604 already
+    where = "the test's" if own is not None else "the suite's"
+    ctx.add("EY604", f"with {where} 'input_files' the 'input' must be a string: the loader "
+            "builds no input from files plus messages and skips the test", ctx.span(key))
+
+
+def _string_items(node: Node | None) -> bool:
+    return isinstance(node, Sequence) and any(
+        isinstance(item, Scalar) and isinstance(item.value, str) for item in node.items)
 
 
 def _effective(ctx: Context, test: Mapping, values: dict[str, tuple[Scalar, Node]],
@@ -415,10 +452,12 @@ def check_assertion(ctx: Context, item: Mapping, facts: SuiteFacts, *,
         return
     if kind in rules.DEPRECATED_GRADER_KINDS:
         new = rules.DEPRECATED_GRADER_KINDS[kind]
-        ctx.add("EY635", f"assertion type '{raw}' is deprecated: use '{new}'",
+        ctx.add("EY635", f"assertion type '{raw}' is deprecated: the loader skips this grader; "
+                f"use '{new}'",
                 ctx.span(type_node), fixes=(ctx.rename_fix(type_node, new),)
                 if isinstance(type_node, Scalar) else ())
-    elif kind not in rules.GRADER_KINDS:
+        return
+    if kind not in rules.GRADER_KINDS:
         if isinstance(type_node, Scalar) and _ENV not in raw:
             facts.refs.append(SuiteRef("type", kind, ctx.span(type_node), type_node.style,
                                       type_node.text))
@@ -445,6 +484,8 @@ def check_assertion(ctx: Context, item: Mapping, facts: SuiteFacts, *,
             ctx.add("EY614", f"Assertion type '{kind}' requires a 'value' field (non-empty "
                     "string array).", ctx.at(*value_pair) if value_pair else ctx.span(type_node))
             return
+    if not composite_member:
+        check_grader_fields(ctx, kind, values, type_node)
     if "required" in values:
         _required(ctx, *values["required"])
     if "prompt" in values:
@@ -538,7 +579,7 @@ def _workspace_paths(ctx: Context, value: Mapping, facts: SuiteFacts) -> None:
     suite's folder, a hook's `cwd` first). Checked in the cross check; never run."""
     template = value.get("template")
     name = text_of(template)
-    if name and isinstance(template, Scalar) and _ENV not in name:
+    if name and isinstance(template, Scalar) and _ENV not in name and "{{" not in name:
         facts.refs.append(SuiteRef("workspace-path", name, ctx.span(template), template.style,
                                    template.text))
     hooks = value.get("hooks")
@@ -554,7 +595,10 @@ def _workspace_paths(ctx: Context, value: Mapping, facts: SuiteFacts) -> None:
             continue
         for arg in command.items:
             text = text_of(arg)
-            if text is None or not isinstance(arg, Scalar) or _ENV in text or \
+            # `{{workspace_path}}` and friends are filled in when the hook runs
+            # (`script-executor.ts`); `agentv validate` reports them, wrongly.
+            if text is None or not isinstance(arg, Scalar) or _ENV in text or "{{" in text or \
+                    "{{" in cwd or \
                     not (text.startswith(("./", "../")) or text.endswith(_SCRIPT_SUFFIXES)):
                 continue
             facts.refs.append(SuiteRef("workspace-path",
@@ -564,6 +608,13 @@ def _workspace_paths(ctx: Context, value: Mapping, facts: SuiteFacts) -> None:
 
 def check_workspace(ctx: Context, key: Scalar, value: Node,
                     facts: SuiteFacts | None = None) -> None:
+    if isinstance(value, Scalar) and isinstance(value.value, str) and value.value.strip():
+        # `workspace: shared/workspace.yaml`: the loader throws when it is missing
+        # ("Workspace file not found"), agentv validate says "Failed to load".
+        if facts is not None and _ENV not in value.value:
+            facts.refs.append(SuiteRef("workspace-file", value.value, ctx.span(value),
+                                       value.style, value.text))
+        return
     if not isinstance(value, Mapping):
         return
     if facts is not None:
