@@ -25,6 +25,7 @@ from evalyaml.analysis.text import Span
 from evalyaml.analysis.yamltree import Mapping, Node, PyValue, Scalar, Sequence
 from evalyaml.formats.agentv import rules
 from evalyaml.formats.agentv.common import Context, is_null, pairs, quoted_like, text_of
+from evalyaml.formats.agentv.depends import Dependency, check_dependencies
 from evalyaml.formats.agentv.graders import check_grader_fields
 from evalyaml.formats.agentv.jsregex import js_regex_error
 from evalyaml.formats.agentv.meta import merge, plain, pretty, rubric_items, suite_payload
@@ -56,6 +57,7 @@ class SuiteRef:
 class SuiteFacts:
     refs: list[SuiteRef] = field(default_factory=list)
     test_ids: list[tuple[str, Span]] = field(default_factory=list)
+    depends: list[Dependency] = field(default_factory=list)
     cases: list[CaseSummary] = field(default_factory=list)
     suite_meta: dict[str, PyValue] = field(default_factory=dict)
     suite_input_files: bool = False  # the suite has `input_files` (a list with a string)
@@ -104,6 +106,9 @@ def check_suite(ctx: Context, root: Node | None, facts: SuiteFacts) -> None:
                 ctx.at(key, value))
         return
     check_tests(ctx, value.items, facts)
+    external = any(ref.role == "tests-entry" for ref in facts.refs)
+    check_dependencies(ctx, [test_id for test_id, _ in facts.test_ids], facts.depends,
+                       complete=not external)
 
 
 def check_tests(ctx: Context, items: list[Node], facts: SuiteFacts) -> None:
@@ -129,8 +134,9 @@ def _duplicate_ids(ctx: Context, facts: SuiteFacts) -> None:
     for test_id, span in facts.test_ids:
         if test_id in seen:
             first = seen[test_id]
-            ctx.add("EY607", f"duplicate test id '{test_id}' (first at line {first.start.line + 1})"
-                    ": results, baselines and `depends_on` tell tests apart by id", span)
+            ctx.add("EY607", f"Duplicate test ID '{test_id}' (first at line "
+                    f"{first.start.line + 1}): agentv eval stops before running any test "
+                    "(each test must have a unique ID)", span)
         else:
             seen[test_id] = span
 
@@ -262,6 +268,9 @@ def check_test(ctx: Context, test: Mapping, facts: SuiteFacts) -> None:
         if isinstance(value, Sequence):
             check_inline_rubrics(ctx, value)
     _conversation(ctx, values)
+    _ignored_values(ctx, values)
+    if "depends_on" in values and test_id:
+        _depends_on(ctx, test_id, values["depends_on"][1], facts)
     if "workspace" in values:
         check_workspace(ctx, *values["workspace"], facts)
     if not any(name in values for name in rules.GRADED_BY):
@@ -536,6 +545,45 @@ def _prompt(ctx: Context, value: Node, facts: SuiteFacts,
     elif _BARE_PATH.match(text.strip()):
         facts.refs.append(SuiteRef("bare-prompt", text.strip(), ctx.span(value), value.style,
                                   value.text))
+
+
+_CHOICES = {"aggregation": ("mean", "min", "max"), "on_turn_failure": ("continue", "stop"),
+            "on_dependency_failure": ("skip", "fail", "run")}
+
+
+def _ignored_values(ctx: Context, values: dict[str, tuple[Scalar, Node]]) -> None:
+    """Values `yaml-parser.ts` reads only when they are one of a few words: anything else is
+    dropped without a word and the default applies."""
+    for name, choices in _CHOICES.items():
+        if name not in values:
+            continue
+        key, value = values[name]
+        text = text_of(value)
+        if text in choices or (text is not None and _ENV in text):
+            continue
+        ranked = rank(text, choices) if text else []
+        hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
+        shown = text if text is not None else (value.text if isinstance(value, Scalar) else "")
+        ctx.add("EY638", f"'{name}: {shown}' is ignored without a word (must be one of "
+                f"{', '.join(choices)}): the default applies{hint}", ctx.at(key, value),
+                fixes=(ctx.rename_fix(value, ranked[0]),)
+                if ranked and isinstance(value, Scalar) else ())
+    if "window_size" in values:
+        key, value = values["window_size"]
+        number = value.value if isinstance(value, Scalar) else None
+        if not (isinstance(number, (int, float)) and not isinstance(number, bool)
+                and number >= 1) and not (isinstance(number, str) and _ENV in number):
+            ctx.add("EY638", "'window_size' is ignored without a word unless it is a number "
+                    ">= 1: the whole conversation is sent", ctx.at(key, value))
+
+
+def _depends_on(ctx: Context, test_id: str, value: Node, facts: SuiteFacts) -> None:
+    if not isinstance(value, Sequence):
+        return
+    for item in value.items:
+        name = text_of(item)
+        if name is not None and _ENV not in name:
+            facts.depends.append(Dependency(test_id, name, ctx.span(item)))
 
 
 def _conversation(ctx: Context, values: dict[str, tuple[Scalar, Node]]) -> None:
