@@ -9,6 +9,7 @@ interpolation happens before the loader reads it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from evalyaml.analysis.suggest import rank
@@ -29,6 +30,36 @@ def check_grader_fields(ctx: Context, kind: str, values: Values, type_node: Node
     check = _CHECKS.get(kind)
     if check is not None:
         check(ctx, kind, values, type_node)
+    if "weight" in values:
+        _weight(ctx, kind, *values["weight"])
+
+
+def _weight(ctx: Context, kind: str, key: Scalar, value: Node) -> None:
+    """`validateWeight`: every grader's weight is a finite number >= 0, or the test is
+    skipped."""
+    if _env(value):
+        return
+    number = _number(value)
+    if number is None:
+        _skip(ctx, kind, "'weight' must be a number", ctx.at(key, value), throws=True)
+    elif not math.isfinite(number):
+        _skip(ctx, kind, "'weight' must be finite", ctx.span(value), throws=True)
+    elif number < 0:
+        _skip(ctx, kind, f"'weight' must be non-negative (got {number:g})", ctx.span(value),
+              throws=True)
+
+
+def _rubrics_list(name: str) -> Check:
+    def check(ctx: Context, kind: str, values: Values, type_node: Node) -> None:
+        pair = values.get(name)
+        if pair is not None and isinstance(pair[1], Sequence) and pair[1].items:
+            return
+        other = "rubrics" if name == "criteria" else "criteria"
+        hint = f" (a {kind} grader reads '{name}', not '{other}')" if other in values else ""
+        _skip(ctx, kind, f"a {kind} grader needs a non-empty '{name}' list{hint}",
+              ctx.at(*pair) if pair else ctx.span(values[other][0]) if other in values
+              else ctx.span(type_node))
+    return check
 
 
 def _skip(ctx: Context, kind: str, why: str, span: Span, *, throws: bool = False) -> None:
@@ -207,4 +238,6 @@ _CHECKS: dict[str, Check] = {
     "cost": _non_negative("budget", "US dollars"),
     "token-usage": _token_usage,
     "skill-trigger": _skill_trigger,
+    "rubrics": _rubrics_list("criteria"),
+    "rubric": _rubrics_list("rubrics"),
 }

@@ -481,6 +481,10 @@ def check_assertion(ctx: Context, item: Mapping, facts: SuiteFacts, *,
             ctx.add("EY614", f"Assertion type '{kind}' requires a 'value' field (string).",
                     ctx.at(*value_pair) if value_pair else ctx.span(type_node))
             return
+        if not text and value_pair is not None:
+            ctx.add("EY614", f"an empty 'value': the loader skips this {kind} grader "
+                    f"(\"Skipping {kind} evaluator ...: missing value\")", ctx.span(value_pair[1]))
+            return
         if kind == "regex" and value_pair is not None and _ENV not in text:
             problem = js_regex_error(text)
             if problem:
@@ -493,6 +497,10 @@ def check_assertion(ctx: Context, item: Mapping, facts: SuiteFacts, *,
             ctx.add("EY614", f"Assertion type '{kind}' requires a 'value' field (non-empty "
                     "string array).", ctx.at(*value_pair) if value_pair else ctx.span(type_node))
             return
+        if not any(text_of(item) is not None for item in value_pair[1].items):
+            ctx.add("EY614", f"'value' holds no string: the loader skips this {kind} grader "
+                    "(\"value must be a non-empty string array\")", ctx.span(value_pair[0]))
+            return
     if not composite_member:
         check_grader_fields(ctx, kind, values, type_node)
     if "required" in values:
@@ -501,11 +509,13 @@ def check_assertion(ctx: Context, item: Mapping, facts: SuiteFacts, *,
         rubrics = values.get("rubrics") or values.get("criteria")
         _prompt(ctx, values["prompt"][1], facts,
                 rubric_items(plain(rubrics[1])) if rubrics is not None else [])
-    if kind in ("llm-grader", "rubrics", "rubric"):
-        for name in ("rubrics", "criteria"):
-            listed = values[name][1] if name in values else None
-            if isinstance(listed, Sequence):
-                check_assertion_rubrics(ctx, listed)
+    # `type: rubrics` reads its items from `criteria:` (strings allowed); `llm-grader` and the
+    # legacy `rubric` from `rubrics:` (mappings only).
+    listed_name = "criteria" if kind == "rubrics" else "rubrics"
+    if kind in ("llm-grader", "rubrics", "rubric") and listed_name in values:
+        listed = values[listed_name][1]
+        if isinstance(listed, Sequence):
+            check_assertion_rubrics(ctx, listed, strings=kind == "rubrics")
     if kind == "composite":
         aggregator = values.get("aggregator")
         if aggregator is not None and isinstance(aggregator[1], Mapping):
