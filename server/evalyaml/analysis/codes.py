@@ -207,6 +207,8 @@ CODES: dict[str, Code] = _catalogue(
          "`depends_on` names no test of the suite, the test itself, or makes a cycle."),
     Code("EY638", "agentv-ignored-value", C,
          "A conversation or dependency setting the loader ignores silently."),
+    Code("EY639", "agentv-unknown-test-var", C,
+         "A `{{ name }}` in a test's input fields that its `vars` do not hold."),
     # EY700-EY799: Every Eval Ever (seed 003), aggregates and samples files.
     Code("EY700", "eee-unknown-version", C,
          "`schema_version` names a version evalyaml has no schema for."),

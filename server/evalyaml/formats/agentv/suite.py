@@ -30,6 +30,7 @@ from evalyaml.formats.agentv.graders import check_grader_fields
 from evalyaml.formats.agentv.jsregex import js_regex_error
 from evalyaml.formats.agentv.meta import merge, plain, pretty, rubric_items, suite_payload
 from evalyaml.formats.agentv.rubrics import check_assertion_rubrics, check_inline_rubrics
+from evalyaml.formats.agentv.testvars import check_vars
 
 _NAME = re.compile(r"^[a-z0-9-]+$")
 _ENV = "${{"
@@ -269,6 +270,7 @@ def check_test(ctx: Context, test: Mapping, facts: SuiteFacts) -> None:
             check_inline_rubrics(ctx, value)
     _conversation(ctx, values)
     _ignored_values(ctx, values)
+    check_vars(ctx, values)
     if "depends_on" in values and test_id:
         _depends_on(ctx, test_id, values["depends_on"][1], facts)
     if "workspace" in values:
