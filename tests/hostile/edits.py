@@ -26,6 +26,11 @@ FRAGMENTS = [
     "  - kind: regx\n", "judge_prompt_ref: judge/tone@1.0.0\n", "{{ outptu }}",
     "validated_at: 2020-01-01\n", "tpr: 91\n", "weight: 0\n", "combine: weighted_avg\n",
     "# yaml-language-server: $schema=https://evalyaml.dev/schemas/v1/rubric.schema.json\n",
+    # AgentV: graders, rubrics, dependencies, vars, prompt references.
+    "    assertions:\n      - type: contians\n", "      - type: composite\n",
+    "        mode: in-order\n", "    depends_on: [x, x]\n", "    vars: {q: 1}\n",
+    "{{ questoin }}", "prompt: file://prompts/support-grader.md\n", "prompt: missing.md\n",
+    "score_ranges: {0: a, 5: b}\n", "    mode: conversation\n", "weight: -1\n",
 ]
 ALPHABET = st.sampled_from([*"abc xyz:-_#'\"[]{},\n\t\r&*!|>%@`0123456789.",
                             "é", "😀", "中", "\u2028", "\x00", "\ufeff", "\U0010fffd"])
