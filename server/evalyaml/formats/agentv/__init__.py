@@ -31,7 +31,7 @@ from evalyaml.analysis.options import Options
 from evalyaml.analysis.parse import ParsedText, parse_text
 from evalyaml.analysis.suggest import rank
 from evalyaml.analysis.text import LineIndex
-from evalyaml.analysis.yamltree import Mapping, Sequence
+from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
 from evalyaml.formats.agentv import detect, rules
 from evalyaml.formats.agentv.common import Context, pairs
 from evalyaml.formats.agentv.ide import IDE
@@ -46,7 +46,7 @@ from evalyaml.formats.agentv.suite import (
     check_tests,
 )
 from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
-from evalyaml.syntax.jsonl import parse_jsonl
+from evalyaml.syntax.jsonl import parse_jsonl, require_objects
 
 __all__ = ["CASES", "CONFIG", "FORMAT", "PROMPT", "SUITE", "AgentvFormat"]
 
@@ -86,7 +86,13 @@ class AgentvFormat:
                 ctx = Context(parsed, sink)
                 if kind is CASES:
                     if isinstance(root, Sequence):
-                        check_tests(ctx, root.items, facts)
+                        check_tests(ctx, root.items, facts, cases_file=True)
+                    elif root is not None and not (isinstance(root, Scalar) and
+                                                   root.value is None):
+                        # `parseYamlCases`: anything but an array fails the whole suite.
+                        ctx.add("EY605", "a cases file must hold a YAML list of tests "
+                                "(\"External test file must contain a YAML array\"): agentv "
+                                "cannot load the suite", ctx.span(_first_key(root)))
                 elif _five_x(root):
                     sink.add("EY633", "an AgentV 5.x suite (providers/prompts): evalyaml checks "
                              "the 4.x format (npm agentv 4.x) and leaves this file unchecked",
@@ -110,6 +116,12 @@ class AgentvFormat:
         return sink.findings
 
 
+def _first_key(root: Node) -> Node:
+    if isinstance(root, Mapping) and root.pairs:
+        return root.pairs[0][0]
+    return root
+
+
 def _five_x(root: object) -> bool:
     return isinstance(root, Mapping) and any(k.text in rules.FIVE_X_KEYS for k, _ in pairs(root))
 
@@ -121,6 +133,7 @@ def _five_x_key(root: object) -> Mapping:
 
 def _cases_jsonl(text: str, sink: FindingSink, result: FileAnalysis) -> None:
     doc = parse_jsonl(text, sink)
+    require_objects(doc, sink, what="each line of an AgentV cases file")
     parsed = ParsedText(text, doc.lines, [], ok=True)
     facts = SuiteFacts()
     for row in doc.rows:
@@ -171,6 +184,8 @@ def _check_ref(ref: SuiteRef, path: Path, roots: list[Path], files: NamedFiles,
                sink: FindingSink) -> None:
     if ref.role == "type":
         _custom_type(ref, roots, files, sink)
+        return
+    if ref.role == "tests-glob":
         return
     if ref.role == "content-file":
         if _first_existing(ref.name, roots, files) is None:

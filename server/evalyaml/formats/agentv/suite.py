@@ -107,13 +107,21 @@ def check_suite(ctx: Context, root: Node | None, facts: SuiteFacts) -> None:
                 ctx.at(key, value))
         return
     check_tests(ctx, value.items, facts)
-    external = any(ref.role == "tests-entry" for ref in facts.refs)
+    external = any(ref.role in ("tests-entry", "tests-glob") for ref in facts.refs)
     check_dependencies(ctx, [test_id for test_id, _ in facts.test_ids], facts.depends,
                        complete=not external)
 
 
-def check_tests(ctx: Context, items: list[Node], facts: SuiteFacts) -> None:
+def check_tests(ctx: Context, items: list[Node], facts: SuiteFacts, *,
+                cases_file: bool = False) -> None:
+    """`cases_file`: a cases file's items are tests only (`parseYamlCases` throws on anything
+    else, a `file://` string included: only a suite's list expands them)."""
     for item in items:
+        if cases_file and not isinstance(item, Mapping):
+            ctx.add("EY605", "each item of a cases file must be a test mapping (\"External test "
+                    "file contains non-object entry\"): agentv cannot load the suite",
+                    ctx.span(item) if item.end > item.start else ctx.point(item))
+            continue
         if isinstance(item, Scalar) and isinstance(item.value, str):
             if item.value.startswith("file://"):
                 _tests_entry(ctx, item, facts)
@@ -212,6 +220,11 @@ def _tests_entry(ctx: Context, item: Scalar, facts: SuiteFacts) -> None:
         ctx.add("EY620", f"Unsupported file extension '{suffix}' for tests path "
                 f"'{item.value}'. Supported extensions: {', '.join(rules.TEST_FILE_EXTENSIONS)}",
                 ctx.span(item))
+    if any(c in name for c in "*?{"):
+        # A glob (`resolveFileReference` in case-file-loader.ts): no match is only a warning
+        # at run time, and evalyaml does not expand globs.
+        facts.refs.append(SuiteRef("tests-glob", name, ctx.span(item), item.style, item.text))
+        return
     facts.refs.append(SuiteRef("tests-entry", name, ctx.span(item), item.style, item.text))
 
 
