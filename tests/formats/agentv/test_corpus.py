@@ -17,7 +17,9 @@ The rules, quoted from the code at e43a4d46:
   (`./x`, `../x`, a script suffix). `agentv validate` 4.42.4 reports the same ones, and one
   more that is false: `"{{workspace_path}}/scripts/setup.mjs"` in agent-plugin-review's hook,
   which `workspace/script-executor.ts` fills in when the hook runs (evalyaml leaves hook
-  arguments and templates holding `{{ }}` alone).
+  arguments and templates holding `{{ }}` alone). The suite's external workspace file
+  (`workspace: ../../workspace.yaml`, checked as the suite's workspace) names a template folder
+  the corpus did not copy; agentv reads that file's template too (`validateWorkspacePaths`).
 """
 
 from __future__ import annotations
@@ -82,6 +84,7 @@ EXPECTED = [
     ("examples/features/weighted-graders/evals/dataset.eval.yaml", 78, "EY622"),
     ("examples/features/weighted-graders/evals/dataset.eval.yaml", 81, "EY622"),
     ("examples/features/workspace-multi-repo/evals/dataset.eval.yaml", 6, "EY621"),
+    ("examples/features/workspace-shared-config/workspace.yaml", 1, "EY621"),
     (_SCREENSHOT, 167, "EY622"),
     (_PII, 41, "EY622"),
     (_PII, 57, "EY622"),

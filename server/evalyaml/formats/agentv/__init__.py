@@ -35,7 +35,7 @@ from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
 from evalyaml.formats.agentv import detect, rules
 from evalyaml.formats.agentv.common import Context, pairs
 from evalyaml.formats.agentv.ide import IDE
-from evalyaml.formats.agentv.kinds import CASES, CONFIG, PROMPT, SUITE
+from evalyaml.formats.agentv.kinds import CASES, CONFIG, PROMPT, SUITE, WORKSPACE
 from evalyaml.formats.agentv.paths import prompt_candidates
 from evalyaml.formats.agentv.prompt import check_prompt
 from evalyaml.formats.agentv.suite import (
@@ -44,11 +44,12 @@ from evalyaml.formats.agentv.suite import (
     check_suite,
     check_test,
     check_tests,
+    check_workspace,
 )
 from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
 from evalyaml.syntax.jsonl import parse_jsonl, require_objects
 
-__all__ = ["CASES", "CONFIG", "FORMAT", "PROMPT", "SUITE", "AgentvFormat"]
+__all__ = ["CASES", "CONFIG", "FORMAT", "PROMPT", "SUITE", "WORKSPACE", "AgentvFormat"]
 
 _REFS = "agentv.refs"
 
@@ -56,7 +57,7 @@ _REFS = "agentv.refs"
 class AgentvFormat:
     name = "agentv"
     title = "AgentV"
-    kinds: tuple[Kind, ...] = (SUITE, PROMPT, CASES, CONFIG)
+    kinds: tuple[Kind, ...] = (SUITE, PROMPT, CASES, CONFIG, WORKSPACE)
     suffixes = (".yaml", ".yml")
     ide: FormatIde = IDE
 
@@ -84,7 +85,9 @@ class AgentvFormat:
                 root = parsed.documents[0] if parsed.documents else None
                 facts = SuiteFacts()
                 ctx = Context(parsed, sink)
-                if kind is CASES:
+                if kind is WORKSPACE:
+                    _workspace_file(ctx, root, facts)
+                elif kind is CASES:
                     if isinstance(root, Sequence):
                         check_tests(ctx, root.items, facts, cases_file=True)
                     elif root is not None and not (isinstance(root, Scalar) and
@@ -114,6 +117,17 @@ class AgentvFormat:
             if isinstance(ref, SuiteRef):
                 _check_ref(ref, path, roots, files, sink)
         return sink.findings
+
+
+def _workspace_file(ctx: Context, root: Node | None, facts: SuiteFacts) -> None:
+    """A suite's external workspace file: `agentv validate` applies the repo rules to it, and
+    its template and hook paths are relative to its own folder."""
+    if isinstance(root, Mapping):
+        check_workspace(ctx, None, root, facts)
+    elif root is not None and not (isinstance(root, Scalar) and root.value is None):
+        ctx.add("EY600", "a workspace file must hold a YAML mapping (\"External workspace file "
+                "must contain a YAML object\"): agentv cannot set up the workspace",
+                ctx.span(_first_key(root)))
 
 
 def _first_key(root: Node) -> Node:
@@ -154,8 +168,11 @@ def _record(result: FileAnalysis, facts: SuiteFacts, path: str | None, options: 
             # A bare path is not adopted (AgentV sends it as text); it links, for the fix.
             result.file_refs.append(FileRef(ref.span, prompt_candidates(
                 folder, ref.name, options.root), PROMPT if ref.role == "prompt" else None))
-        elif ref.role in ("workspace-path", "workspace-file"):
+        elif ref.role == "workspace-path":
             result.file_refs.append(FileRef(ref.span, (os.path.normpath(folder / ref.name),)))
+        elif ref.role == "workspace-file":
+            result.file_refs.append(FileRef(ref.span, (os.path.normpath(folder / ref.name),),
+                                            WORKSPACE))
         elif ref.role in ("tests", "tests-entry"):
             adopt = PurePath(ref.name).suffix.lower() in rules.TEST_FILE_EXTENSIONS
             result.file_refs.append(FileRef(ref.span, (os.path.normpath(folder / ref.name),),
@@ -203,8 +220,8 @@ def _check_ref(ref: SuiteRef, path: Path, roots: list[Path], files: NamedFiles,
         target = files.resolve(path.parent, ref.name)
         if target is None or files.exists(target) or target.is_dir():
             return  # outside the workspace roots: not ours to say
-        sink.add("EY621", f"workspace path not found: {ref.name} (relative to the suite's "
-                 "folder); the workspace cannot be set up", ref.span)
+        sink.add("EY621", f"workspace path not found: {ref.name} (relative to the folder of "
+                 "the file naming it); the workspace cannot be set up", ref.span)
         return
     if ref.role in ("prompt", "bare-prompt"):
         found = _first_existing(ref.name, roots, files)

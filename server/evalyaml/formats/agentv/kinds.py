@@ -14,3 +14,5 @@ SUITE = FormatKind("agentv", "AgentV eval suite", None)
 PROMPT = FormatKind("agentv", "AgentV grader prompt", None)
 CASES = FormatKind("agentv", "AgentV cases file", None)
 CONFIG = FormatKind("agentv", "AgentV config file", None)
+# `workspace: shared/workspace.yaml`: the suite's workspace, kept in its own file.
+WORKSPACE = FormatKind("agentv", "AgentV workspace file", None)

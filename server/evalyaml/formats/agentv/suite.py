@@ -679,7 +679,7 @@ def _workspace_paths(ctx: Context, value: Mapping, facts: SuiteFacts) -> None:
                                        ctx.span(arg), arg.style, arg.text))
 
 
-def check_workspace(ctx: Context, key: Scalar, value: Node,
+def check_workspace(ctx: Context, key: Scalar | None, value: Node,
                     facts: SuiteFacts | None = None) -> None:
     if isinstance(value, Scalar) and isinstance(value.value, str) and value.value.strip():
         # `workspace: shared/workspace.yaml`: the loader throws when it is missing
