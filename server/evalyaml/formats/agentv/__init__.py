@@ -256,13 +256,30 @@ def _first_existing(name: str, roots: list[Path], files: NamedFiles) -> Path | N
     return None
 
 
+def _custom_stems(roots: list[Path]) -> list[str]:
+    """The custom assertion names above the suite, for the did-you-mean only (which name exists
+    is decided through `NamedFiles`, so a new script re-checks the suite)."""
+    stems: list[str] = []
+    for root in roots:
+        try:
+            with os.scandir(root / ".agentv" / "assertions") as entries:
+                for entry in entries:
+                    stem, ext = os.path.splitext(entry.name)
+                    if ext.lower() in rules.ASSERTION_SCRIPT_EXTENSIONS and \
+                            stem not in stems and entry.is_file():
+                        stems.append(stem)
+        except OSError:
+            continue
+    return stems
+
+
 def _custom_type(ref: SuiteRef, roots: list[Path], files: NamedFiles, sink: FindingSink) -> None:
     for root in roots:
         for ext in rules.ASSERTION_SCRIPT_EXTENSIONS:
             target = files.resolve(root, f".agentv/assertions/{ref.name}{ext}")
             if target is not None and files.exists(target):
                 return
-    ranked = rank(ref.name, rules.GRADER_KINDS)
+    ranked = rank(ref.name, (*rules.GRADER_KINDS, *_custom_stems(roots)))
     hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
     sink.add("EY613", f"Unknown assertion type '{ref.raw}': no grader kind and no custom "
              f"assertion .agentv/assertions/{ref.name}.ts (or .js) above the suite{hint}",
