@@ -209,6 +209,8 @@ CODES: dict[str, Code] = _catalogue(
          "A conversation or dependency setting the loader ignores silently."),
     Code("EY639", "agentv-unknown-test-var", C,
          "A `{{ name }}` in a test's input fields that its `vars` do not hold."),
+    Code("EY640", "agentv-input-file-missing", C,
+         "An `input_files` entry that resolves to no file: the input goes without it."),
     # EY700-EY799: Every Eval Ever (seed 003), aggregates and samples files.
     Code("EY700", "eee-unknown-version", C,
          "`schema_version` names a version evalyaml has no schema for."),

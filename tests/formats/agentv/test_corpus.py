@@ -20,6 +20,10 @@ The rules, quoted from the code at e43a4d46:
   arguments and templates holding `{{ }}` alone). The suite's external workspace file
   (`workspace: ../../workspace.yaml`, checked as the suite's workspace) names a template folder
   the corpus did not copy; agentv reads that file's template too (`validateWorkspacePaths`).
+- EY640 (an `input_files` entry is missing): the same `../fixtures/sales.csv` the corpus did not
+  copy, named through `input_files:`; `expandInputFilesShorthand` makes it `{type: file}`
+  content and `loaders/message-processor.ts` warns "File not found" and sends the input without
+  it (the upstream tree at e43a4d46 has the file: no finding there).
 """
 
 from __future__ import annotations
@@ -67,7 +71,10 @@ EXPECTED = [
     ("examples/features/document-extraction/evals/field-accuracy.eval.yaml", 377, "EY621"),
     ("examples/features/document-extraction/evals/field-accuracy.eval.yaml", 416, "EY621"),
     ("examples/features/file-changes-graders/evals/dataset.eval.yaml", 14, "EY621"),
+    ("examples/features/input-files-shorthand/evals/dataset.eval.yaml", 44, "EY640"),
     ("examples/features/input-files-shorthand/evals/dataset.eval.yaml", 61, "EY621"),
+    ("examples/features/input-files-shorthand/evals/dataset.eval.yaml", 74, "EY640"),
+    ("examples/features/input-files-shorthand/evals/dataset.eval.yaml", 75, "EY640"),
     ("examples/features/multi-turn-conversation/evals/dataset.eval.yaml", 57, "EY622"),
     ("examples/features/multi-turn-conversation/evals/dataset.eval.yaml", 61, "EY622"),
     ("examples/features/multi-turn-conversation/evals/dataset.eval.yaml", 65, "EY622"),
@@ -180,7 +187,7 @@ def test_every_seed_era_finding_is_one_upstream_confirms() -> None:
             f["range"]["start"]["line"] + 1, f["code"])  # type: ignore[index]
            for f in found]
     assert got == EXPECTED
-    assert {f["code"] for f in found} == {"EY601", "EY621", "EY622"}
+    assert {f["code"] for f in found} == {"EY601", "EY621", "EY622", "EY640"}
     assert len([f for f in found if f["code"] == "EY622"]) == 55
 
 

@@ -81,6 +81,7 @@ def check_suite(ctx: Context, root: Node | None, facts: SuiteFacts) -> None:
     _name_and_version(ctx, values)
     if "input_files" in values:
         facts.suite_input_files = _string_items(values["input_files"][1])
+        _input_file_refs(ctx, values["input_files"][1], facts)
     if "input" in values:
         key, value = values["input"]
         _suite_input(ctx, key, value)
@@ -301,6 +302,8 @@ def _input_files(ctx: Context, values: dict[str, tuple[Scalar, Node]],
     must be a string, or the loader has no input and skips the test."""
     own = values.get("input_files")
     files = own[1] if own is not None else None
+    if files is not None:
+        _input_file_refs(ctx, files, facts)
     effective = _string_items(files) if own is not None else facts.suite_input_files
     execution = values["execution"][1] if "execution" in values else None
     if own is None and isinstance(execution, Mapping):
@@ -318,6 +321,18 @@ def _input_files(ctx: Context, values: dict[str, tuple[Scalar, Node]],
     where = "the test's" if own is not None else "the suite's"
     ctx.add("EY604", f"with {where} 'input_files' the 'input' must be a string: the loader "
             "builds no input from files plus messages and skips the test", ctx.span(key))
+
+
+def _input_file_refs(ctx: Context, node: Node, facts: SuiteFacts) -> None:
+    """`input_files` become `{type: file}` content (`expandInputFilesShorthand`), resolved like
+    any content file; `agentv validate` does not look, the loader warns when one is missing."""
+    if not isinstance(node, Sequence):
+        return
+    for item in node.items:
+        name = text_of(item)
+        if name and isinstance(item, Scalar) and _ENV not in name and "{{" not in name:
+            facts.refs.append(SuiteRef("input-file", name, ctx.span(item), item.style,
+                                       item.text))
 
 
 def _string_items(node: Node | None) -> bool:
