@@ -164,7 +164,8 @@ def _record(result: FileAnalysis, facts: SuiteFacts, path: str | None, options: 
         return
     folder = PurePath(path).parent
     for ref in facts.refs:
-        if ref.role in ("prompt", "bare-prompt", "content-file", "input-file"):
+        if ref.role in ("prompt", "bare-prompt", "content-file", "input-file",
+                        "prompt-command"):
             # A bare path is not adopted (AgentV sends it as text); it links, for the fix.
             result.file_refs.append(FileRef(ref.span, prompt_candidates(
                 folder, ref.name, options.root), PROMPT if ref.role == "prompt" else None))
@@ -203,6 +204,12 @@ def _check_ref(ref: SuiteRef, path: Path, roots: list[Path], files: NamedFiles,
         _custom_type(ref, roots, files, sink)
         return
     if ref.role == "tests-glob":
+        return
+    if ref.role == "prompt-command":
+        if _first_existing(ref.name, roots, files) is None:
+            sink.add("EY621", f"prompt command file not found: {ref.name} (searched from the "
+                     "suite's folder up to the workspace root); the loader refuses the grader "
+                     "and skips the test", ref.span)
         return
     if ref.role == "input-file":
         if _first_existing(ref.name, roots, files) is None:

@@ -574,6 +574,9 @@ def _required(ctx: Context, key: Scalar, value: Node) -> None:
 
 def _prompt(ctx: Context, value: Node, facts: SuiteFacts,
             rubrics: list[PyValue] | None = None) -> None:
+    if isinstance(value, Mapping):
+        _prompt_command(ctx, value, facts)
+        return
     text = text_of(value)
     if text is None or not isinstance(value, Scalar) or _ENV in text:
         return
@@ -585,6 +588,27 @@ def _prompt(ctx: Context, value: Node, facts: SuiteFacts,
     elif _BARE_PATH.match(text.strip()):
         facts.refs.append(SuiteRef("bare-prompt", text.strip(), ctx.span(value), value.style,
                                   value.text))
+
+
+def _prompt_command(ctx: Context, value: Mapping, facts: SuiteFacts) -> None:
+    """`prompt: {command: [bun, run, prompt.ts]}`: the last argument is resolved like a prompt
+    file (search roots) and must exist, or the loader throws and skips the test; the script is
+    never read or run here."""
+    pair = value.pair("command") or value.pair("script")
+    command = pair[1] if pair else None
+    if not isinstance(command, Sequence) or not command.items:
+        if not (isinstance(command, Scalar) and isinstance(command.value, str)
+                and _ENV in command.value):
+            ctx.add("EY636", "a prompt object needs a 'command' array (\"prompt object requires "
+                    "command array\"): the loader refuses this grader and skips the test",
+                    ctx.at(pair[0], command) if pair else ctx.span(pairs(value)[0][0])
+                    if value.pairs else ctx.span(value))
+        return
+    last = command.items[-1]
+    name = text_of(last)
+    if name and isinstance(last, Scalar) and _ENV not in name:
+        facts.refs.append(SuiteRef("prompt-command", name, ctx.span(last), last.style,
+                                   last.text))
 
 
 _CHOICES = {"aggregation": ("mean", "min", "max"), "on_turn_failure": ("continue", "stop"),
