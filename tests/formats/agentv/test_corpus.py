@@ -20,6 +20,11 @@ The rules, quoted from the code at e43a4d46:
   arguments and templates holding `{{ }}` alone). The suite's external workspace file
   (`workspace: ../../workspace.yaml`, checked as the suite's workspace) names a template folder
   the corpus did not copy; agentv reads that file's template too (`validateWorkspacePaths`).
+- EY621 in prompt-template-sdk (`prompt: {command: [bun, run, ../prompts/custom-grader.ts]}`):
+  a true upstream mistake, not a corpus gap. The file is `custom-evaluator.ts` in the upstream
+  tree too (the rename of #1111 changed the reference, not the file); `grader-parser.ts`
+  resolves the command's last argument through the search roots and throws "prompt command
+  file not found", so both tests are skipped.
 - EY640 (an `input_files` entry is missing): the same `../fixtures/sales.csv` the corpus did not
   copy, named through `input_files:`; `expandInputFilesShorthand` makes it `{type: file}`
   content and `loaders/message-processor.ts` warns "File not found" and sends the input without
@@ -81,6 +86,8 @@ EXPECTED = [
     ("examples/features/multi-turn-conversation/evals/dataset.eval.yaml", 117, "EY622"),
     ("examples/features/multi-turn-conversation/evals/dataset.eval.yaml", 121, "EY622"),
     ("examples/features/multi-turn-conversation/evals/dataset.eval.yaml", 125, "EY622"),
+    ("examples/features/prompt-template-sdk/evals/dataset.eval.yaml", 30, "EY621"),
+    ("examples/features/prompt-template-sdk/evals/dataset.eval.yaml", 50, "EY621"),
     ("examples/features/tool-calls-template/evals/eval.yaml", 17, "EY621"),
     ("examples/features/weighted-graders/evals/dataset.eval.yaml", 24, "EY622"),
     ("examples/features/weighted-graders/evals/dataset.eval.yaml", 29, "EY622"),
