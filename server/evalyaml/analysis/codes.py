@@ -211,6 +211,9 @@ CODES: dict[str, Code] = _catalogue(
          "A `{{ name }}` in a test's input fields that its `vars` do not hold."),
     Code("EY640", "agentv-input-file-missing", C,
          "An `input_files` entry that resolves to no file: the input goes without it."),
+    Code("EY641", "agentv-targets", B,
+         "`.agentv/targets.yaml` is not a `targets` list of named targets with a provider."),
+    Code("EY642", "agentv-unknown-provider", C, "A target's `provider` is no known provider."),
     # EY700-EY799: Every Eval Ever (seed 003), aggregates and samples files.
     Code("EY700", "eee-unknown-version", C,
          "`schema_version` names a version evalyaml has no schema for."),

@@ -35,7 +35,7 @@ from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
 from evalyaml.formats.agentv import detect, rules
 from evalyaml.formats.agentv.common import Context, pairs
 from evalyaml.formats.agentv.ide import IDE
-from evalyaml.formats.agentv.kinds import CASES, CONFIG, PROMPT, SUITE, WORKSPACE
+from evalyaml.formats.agentv.kinds import CASES, CONFIG, PROMPT, SUITE, TARGETS, WORKSPACE
 from evalyaml.formats.agentv.paths import prompt_candidates
 from evalyaml.formats.agentv.prompt import check_prompt
 from evalyaml.formats.agentv.suite import (
@@ -46,10 +46,12 @@ from evalyaml.formats.agentv.suite import (
     check_tests,
     check_workspace,
 )
+from evalyaml.formats.agentv.targets import KNOWN_PROVIDERS, PROVIDER_ALIASES, check_targets
 from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
 from evalyaml.syntax.jsonl import parse_jsonl, require_objects
 
-__all__ = ["CASES", "CONFIG", "FORMAT", "PROMPT", "SUITE", "WORKSPACE", "AgentvFormat"]
+__all__ = ["CASES", "CONFIG", "FORMAT", "PROMPT", "SUITE", "TARGETS", "WORKSPACE",
+           "AgentvFormat"]
 
 _REFS = "agentv.refs"
 
@@ -57,7 +59,7 @@ _REFS = "agentv.refs"
 class AgentvFormat:
     name = "agentv"
     title = "AgentV"
-    kinds: tuple[Kind, ...] = (SUITE, PROMPT, CASES, CONFIG, WORKSPACE)
+    kinds: tuple[Kind, ...] = (SUITE, PROMPT, CASES, CONFIG, WORKSPACE, TARGETS)
     suffixes = (".yaml", ".yml")
     ide: FormatIde = IDE
 
@@ -85,7 +87,9 @@ class AgentvFormat:
                 root = parsed.documents[0] if parsed.documents else None
                 facts = SuiteFacts()
                 ctx = Context(parsed, sink)
-                if kind is WORKSPACE:
+                if kind is TARGETS:
+                    check_targets(ctx, root, facts)
+                elif kind is WORKSPACE:
                     _workspace_file(ctx, root, facts)
                 elif kind is CASES:
                     if isinstance(root, Sequence):
@@ -205,6 +209,9 @@ def _check_ref(ref: SuiteRef, path: Path, roots: list[Path], files: NamedFiles,
         return
     if ref.role == "tests-glob":
         return
+    if ref.role == "provider":
+        _custom_provider(ref, roots, files, sink)
+        return
     if ref.role == "prompt-command":
         if _first_existing(ref.name, roots, files) is None:
             sink.add("EY621", f"prompt command file not found: {ref.name} (searched from the "
@@ -269,13 +276,33 @@ def _first_existing(name: str, roots: list[Path], files: NamedFiles) -> Path | N
     return None
 
 
-def _custom_stems(roots: list[Path]) -> list[str]:
-    """The custom assertion names above the suite, for the did-you-mean only (which name exists
-    is decided through `NamedFiles`, so a new script re-checks the suite)."""
+_PROVIDER_EXTENSIONS = (".ts", ".js", ".mts", ".mjs")
+
+
+def _custom_provider(ref: SuiteRef, roots: list[Path], files: NamedFiles,
+                     sink: FindingSink) -> None:
+    for root in roots:
+        for ext in _PROVIDER_EXTENSIONS:
+            target = files.resolve(root, f".agentv/providers/{ref.name}{ext}")
+            if target is not None and files.exists(target):
+                return
+    known = (*KNOWN_PROVIDERS, *PROVIDER_ALIASES, *_custom_stems(roots, "providers"))
+    ranked = rank(ref.name, known)
+    hint = f"; did you mean '{ranked[0]}'?" if ranked else \
+        f" (known: {', '.join(KNOWN_PROVIDERS)})"
+    sink.add("EY642", f"Unknown provider '{ref.name}': no built-in provider and no custom "
+             f"provider .agentv/providers/{ref.name}.ts (or .js) above the file{hint}", ref.span,
+             fixes=tuple(Fix(f"Replace with '{r}'", (TextEdit(ref.span, r),), preferred=i == 0)
+                         for i, r in enumerate(ranked[:3])))
+
+
+def _custom_stems(roots: list[Path], folder: str = "assertions") -> list[str]:
+    """The custom assertion (or provider) names above the file, for the did-you-mean only (which
+    name exists is decided through `NamedFiles`, so a new script re-checks the file)."""
     stems: list[str] = []
     for root in roots:
         try:
-            with os.scandir(root / ".agentv" / "assertions") as entries:
+            with os.scandir(root / ".agentv" / folder) as entries:
                 for entry in entries:
                     stem, ext = os.path.splitext(entry.name)
                     if ext.lower() in rules.ASSERTION_SCRIPT_EXTENSIONS and \
