@@ -12,7 +12,8 @@ one session per dataset size (10, 1,000 and 10,000 generated cases) and measures
   is the client's cost, printed on its own row;
 - completion: `rubric_ref: rubric/` value completion, and key completion in a case;
 - hover on a key;
-- peak RSS of the server process (`VmHWM` from /proc/<pid>/status, Linux).
+- peak RSS of the server process (`VmHWM` from /proc/<pid>/status, Linux), and apart from it
+  the largest of its child processes (evalyaml's case worker for big datasets).
 
 Three workloads, each at every size:
 
@@ -218,7 +219,7 @@ class Client:
         if reply.get("result", {}).get("kind") != "full":
             raise TimeoutError(f"pull for {uri} answered {str(reply)[:200]}")
         self.last_parse_ms = (reply["_parsed"] - reply["_arrived"]) * 1000
-        return (reply["_arrived"] - after) * 1000
+        return (float(reply["_arrived"]) - after) * 1000
 
     def notify(self, method: str, params: Any) -> float:
         sent = time.perf_counter()
@@ -257,6 +258,30 @@ class Client:
             if line.startswith("VmHWM:"):
                 return int(line.split()[1]) / 1024
         return float("nan")
+
+    def children_peak_rss_mb(self) -> float:
+        """The largest peak RSS among the server's child processes (the case worker that
+        analyses big datasets), reported apart from the server's own, as issue #16 asks;
+        0 when the server has none."""
+        peak = 0.0
+        try:
+            tasks = list(Path(f"/proc/{self.process.pid}/task").iterdir())
+        except OSError:
+            return float("nan")
+        for task in tasks:
+            try:
+                children = (task / "children").read_text().split()
+            except OSError:
+                continue
+            for child in children:
+                try:
+                    status = Path(f"/proc/{child}/status").read_text()
+                except OSError:
+                    continue
+                for line in status.splitlines():
+                    if line.startswith("VmHWM:"):
+                        peak = max(peak, int(line.split()[1]) / 1024)
+        return peak
 
     def close(self) -> None:
         try:
@@ -460,6 +485,7 @@ class Result:
     completion_key: dict[int, list[float]] = field(default_factory=dict)
     hover: dict[int, list[float]] = field(default_factory=dict)
     rss: dict[int, float] = field(default_factory=dict)
+    worker_rss: dict[int, float] = field(default_factory=dict)
     parse: dict[int, list[float]] = field(default_factory=dict)  # client json.loads, per edit
     ref_items: dict[int, int] = field(default_factory=dict)
 
@@ -552,6 +578,7 @@ def run_size(server: Server, workload: Workload, result: Result, *, edits: int,
         result.completion_key[size] = keys
         result.hover[size] = hovers
         result.rss[size] = client.peak_rss_mb()
+        result.worker_rss[size] = client.children_peak_rss_mb()
     finally:
         client.close()
 
@@ -643,6 +670,9 @@ def table(sizes: list[int], results: dict[str, Result], workload: str
     for size in sizes:
         row(f"peak RSS, {size:,} cases", [results[n].rss.get(size, float("nan")) for n in names],
             f"rss {size}", "MB")
+    for size in sizes:
+        row(f"(its child processes, {size:,})",
+            [results[n].worker_rss.get(size, float("nan")) for n in names], "", "MB")
     ratios = [i for i in ours if other is not None]
     header = [workload, *names, *(f"{names[i]}/yls" for i in ratios), "target"]
     cells = []

@@ -128,3 +128,40 @@ def test_a_broken_jsonl_row_is_one_finding_and_the_others_keep_theirs() -> None:
     assert [row.ok for row in doc.rows] == [True, False, True]
     assert [(f.code, f.span.start.line) for f in sink.findings] == [("EY110", 1),
                                                                     ("EY111", 2)]
+
+
+def test_a_second_broken_line_of_a_whole_document_is_reported_too() -> None:
+    """A suite or rubric is parsed whole: its second syntax error used to surface only after
+    the first was fixed."""
+    text = ("tests:\n  - id: a\n    input: one: two\n  - id: b\n    input: x\n"
+            "  - id: c\n    input: [first, second\n    criteria: ok\n")
+    holes, findings, root = recovered(text)
+    assert holes == [(2, 2), (6, 6)]
+    assert [(f.code, f.span.start.line, f.span.start.character) for f in findings] == [
+        ("EY101", 2, 14), ("EY101", 6, 11)]
+    assert "not closed" in findings[1].message
+    assert isinstance(root.get("tests"), Sequence)
+
+
+def test_an_error_next_to_an_earlier_hole_is_not_reported() -> None:
+    """Errors on a line next to a blank could be the blank's doing: recover less, say less."""
+    text = "a: 1\nb: x: y\nc: [1, 2\nd: 4\n"
+    holes, findings, _ = recovered(text)
+    assert len(holes) == 2
+    assert [f.span.start.line for f in findings if f.code == "EY101"] == [1]
+
+
+def test_a_key_name_finding_stays_on_a_line_that_owns_the_hole_not_beside_it() -> None:
+    """A key close to a known one (Apastra EY801, EEE EY706) reads its sibling keys: all there
+    above a hole, maybe in it beside one."""
+    sink = FindingSink(strict=False)
+    parse_text("a: 1\nmetadta:\n  x: 1\n  y: z: w\nb: 2\n", sink)
+    assert sink.mask is not None
+    owner, beside = Span(Position(1, 0), Position(1, 7)), Span(Position(2, 2), Position(2, 3))
+    assert not sink.mask("EY801", "near miss", owner)
+    assert sink.mask("EY801", "near miss", beside)
+    assert sink.mask("EY800", "the document misses the required key 'id'", owner)
+    assert not sink.mask("EY800", "tier must be one of smoke, regression", beside)
+    tabbed = FindingSink(strict=False)
+    parse_text("a: 1\nmetadta:\n  x: 1\n\ty: 2\nb: 2\n", tabbed)
+    assert tabbed.mask is not None and tabbed.mask("EY801", "near miss", owner)

@@ -28,7 +28,7 @@ from ruamel.yaml.tokens import (
 
 from evalyaml.analysis import resolver
 from evalyaml.analysis.fastparse import fast_parse
-from evalyaml.analysis.findings import FindingSink, Related
+from evalyaml.analysis.findings import Finding, FindingSink, Related
 from evalyaml.analysis.recover import Hole, Mask, blank, hole_at, max_holes
 from evalyaml.analysis.resolver import FastResolver
 from evalyaml.analysis.text import LineIndex, Span
@@ -172,11 +172,15 @@ def parse_text(text: str, sink: FindingSink, *, pure: bool = False,
 
 def _recover(text: str, first: ParsedText, sink: FindingSink, *, pure: bool) -> ParsedText:
     holes: list[Hole] = []
+    later: list[tuple[Finding, Hole]] = []  # each error a blanked text still had, its hole
+    pending: Finding | None = None
     work, at = text, first.error_at
     while at is not None and len(holes) < max_holes(text):
         hole = hole_at(first.lines if work is text else LineIndex(work), at, holes)
         if hole is None:
             break
+        if pending is not None:
+            later.append((pending, hole))
         holes.append(hole)
         work = blank(work, hole)
         trial = FindingSink(strict=sink.strict)
@@ -184,14 +188,38 @@ def _recover(text: str, first: ParsedText, sink: FindingSink, *, pure: bool) -> 
         if parsed.ok:
             mask = Mask(first.lines, tuple(holes))
             sink.mask = mask.hides
+            sink.findings.extend(_apart(later, holes))
             for finding in trial.findings:  # duplicate keys, unsafe tags of the recovered tree
                 if not mask.hides(finding.code, finding.message, finding.span):
                     sink.findings.append(finding)
             return ParsedText(text, first.lines, parsed.documents, ok=False,
                               holes=tuple(holes), error_at=first.error_at,
                               error_open=first.error_open)
+        pending = next((f for f in trial.findings if f.code in _LATER_ERRORS), None)
         at = parsed.error_at
     return first
+
+
+_LATER_ERRORS = frozenset({"EY101"})
+
+
+def _apart(errors: list[tuple[Finding, Hole]], holes: list[Hole]) -> list[Finding]:
+    """The further syntax errors a recovered document had (a second broken test of a suite
+    parsed whole), each reported where the parser found it, so the author does not fix one and
+    meet the next. Only an error on a line of its own hole, that hole clear of the earlier
+    holes and of the lines next to them: an error the blanks could have caused is not
+    reported."""
+    out = []
+    for finding, hole in errors:
+        line = finding.span.start.line
+        if not hole.first_line <= line <= hole.last_line:
+            continue
+        earlier = holes[: holes.index(hole)]
+        if any(h.first_line - 1 <= hole.last_line and hole.first_line <= h.last_line + 1
+               for h in earlier):
+            continue
+        out.append(finding)
+    return out
 
 
 def _parse_once(text: str, sink: FindingSink, *, pure: bool) -> ParsedText:

@@ -45,15 +45,44 @@ LOCAL_CODES = frozenset({
     "EY300", "EY301", "EY302", "EY303", "EY304", "EY309",  # a reference as written
     "EY402", "EY403", "EY404", "EY405", "EY406",  # one judge value
     "EY500", "EY513", "EY514", "EY515", "EY517", "EY518",  # one Padosoft key or value
+    # AgentV: a key's name (unknown, deprecated), one value as written (name, version,
+    # criteria, expected_output, role markers, regex, `required`, a path, a rubric's operator
+    # or score), duplicate test ids. Not an assertion's type (EY613): an item without `type`
+    # reads its first key as the type, and the `type` line may be the hole
+    "EY601", "EY602", "EY603", "EY607", "EY608", "EY610", "EY611", "EY615", "EY616",
+    "EY620", "EY621", "EY622", "EY626", "EY627", "EY628", "EY630", "EY635",
+    # Apastra: one digest, placeholder, pin or id as written; duplicate case ids
+    "EY803", "EY804", "EY810", "EY811", "EY812", "EY813",
+    # Every Eval Ever: the declared version, one value's type or enum, a key a closed
+    # object does not allow
+    "EY700", "EY702", "EY703", "EY704",
+    "EY726",  # the datastore path: read from the file's path, not its text
 })
 """Codes whose findings depend only on the key or value they sit on. Next to a hole (on the
 lines that own it and on its sibling keys) only these are kept: any other rule may read what
 the hole removed (a missing key, a check's `kind`, `citations` without `citation_evidence`),
 and a code not listed here, a new format's included, is withheld there: recover less."""
 
+LOCAL_MESSAGES = {
+    "EY800": re.compile(r" must be one of | must be [^:]+, not | is not one of the types "
+                        r"| does not match | does not allow '"),
+}
+"""Codes that cover every schema mistake (Apastra's EY800): local when the message says the
+mistake is one value's type, enum or pattern, or a key its object does not allow; a missing key,
+too few items or a failed `oneOf` stays withheld."""
+
 VALUE_CODES = frozenset({"EY505", "EY507", "EY509", "EY510", "EY511", "EY512"})
 """Codes that say either "missing" (on the line that owns the mapping) or "this value is
 wrong" (on the value): kept on a sibling key's line, withheld on an owning line."""
+
+KEY_CODES = frozenset({
+    "EY633",  # an AgentV 5.x marker key: the first such key of the root
+    "EY705", "EY706",  # EEE: a key misspelt or close to a known one, beside its siblings
+    "EY801",  # Apastra: a key close to one its open object knows, beside its siblings
+})
+"""Codes about a key's name among its sibling keys. Kept on a line that owns a hole (the hole
+lies below it, its siblings are all there), withheld on a line beside one (a sibling may have
+been on the broken line) and on the owners of a tab-indented hole (its level is unknown)."""
 
 _BLOCK_HEADER = re.compile(r":[ \t]+[|>][-+0-9]*$")
 
@@ -226,7 +255,8 @@ def blank(text: str, hole: Hole) -> str:
 class Mask:
     """Decides which findings a recovered document must not report (see the module doc)."""
 
-    __slots__ = ("_hole_lines", "_joint_codes", "_joints", "_owners", "_siblings", "holes")
+    __slots__ = ("_hole_lines", "_joint_codes", "_joints", "_loose", "_owners", "_siblings",
+                 "holes")
 
     def __init__(self, lines: LineIndex, holes: tuple[Hole, ...], *,
                  joints: frozenset[str] = frozenset()) -> None:
@@ -237,6 +267,7 @@ class Mask:
             line for h in holes for line in range(h.first_line, h.last_line + 1))
         self._owners: set[int] = set()
         self._siblings: set[int] = set()
+        self._loose: set[int] = set()  # owners whose sibling keys a hole may hold
         self._joint_codes = joints
         self._joints: set[int] = set()
         for hole in holes:
@@ -264,8 +295,11 @@ class Mask:
         if start in self._owners or start in self._siblings:
             if code in VALUE_CODES and start not in self._owners and span.start != span.end:
                 return False
+            if code in KEY_CODES and start not in self._siblings and start not in self._loose:
+                return False
             if code not in LOCAL_CODES:
-                return True
+                local = LOCAL_MESSAGES.get(code)
+                return local is None or local.search(message) is None
             if code == "EY207" and any(m in message for m in _ABSENT_CONSTRAINTS):
                 return True
             if code == "EY202" and span.start == span.end:
@@ -293,6 +327,7 @@ class Mask:
                     self._owners.add(line)
             self._owners.add(0)
             self._owners.update(self._first_content(lines))
+            self._loose.update(self._owners)
             return
         if hole.item:  # a whole list item: the list owns it, the other items are not siblings
             self._above(lines, hole.first_line - 1, column, in_list=True, own_run=False)
@@ -309,6 +344,7 @@ class Mask:
                 break
             if hole.kept_dash and first_below:
                 self._owners.add(line - 1)
+                self._loose.add(line - 1)  # the blanked line's own mapping goes on here
             first_below = False
             if shape.indent == column:
                 self._siblings.add(line - 1)
@@ -337,6 +373,9 @@ class Mask:
             own_run = False
             in_list = shape.content > shape.indent
             column = shape.indent if in_list else shape.content
+            if column == 0 and not in_list:  # a root key: nothing above owns more
+                topmost = next(iter(self._first_content(lines)), None)
+                break
         if topmost is not None:
             self._owners.add(topmost)  # the root's first line: the root's own findings
         self._owners.add(0)  # where a document that lost everything says it is empty

@@ -83,7 +83,7 @@ class AgentvFormat:
             _cases_jsonl(text, sink, result)
         else:
             parsed = parse_text(text, sink)
-            if parsed.ok and kind is not CONFIG:
+            if parsed.usable and kind is not CONFIG:  # recovered around a syntax error too
                 root = parsed.documents[0] if parsed.documents else None
                 facts = SuiteFacts()
                 ctx = Context(parsed, sink)

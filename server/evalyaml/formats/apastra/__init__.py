@@ -81,9 +81,12 @@ class ApastraFormat:
             _analyze_lines(text, path, kind, sink, result=result, cache=line_cache)
         else:
             parsed = parse_json(text, sink) if suffix == ".json" else parse_text(text, sink)
-            if parsed.ok and parsed.documents and parsed.documents[0] is not None:
+            if parsed.usable and parsed.documents and parsed.documents[0] is not None:
                 ctx = Context(parsed.text, parsed.lines, sink)
-                _analyze_document(ctx, parsed.documents[0], kind, result, path)
+                _analyze_document(ctx, parsed.documents[0], kind, result, path,
+                                  whole=parsed.ok, blanked=frozenset(
+                                      n for h in parsed.holes
+                                      for n in range(h.first_line, h.last_line + 1)))
         result.findings = list(dict.fromkeys(sink.findings))
         return result
 
@@ -129,14 +132,19 @@ def _resolver(name: str) -> Any:
 
 
 def _analyze_document(ctx: Context, root: Node, kind: FormatKind, result: FileAnalysis,
-                      path: str | None) -> None:
+                      path: str | None, *, whole: bool = True,
+                      blanked: frozenset[int] = frozenset()) -> None:
+    """`whole` is False for a tree recovered around a syntax error (`analysis/recover.py`):
+    what needs every line of the document (its self-digest, the lists the cross checks
+    compare: metrics, variables, placeholders, thresholds against the suite's evaluators) is
+    left out rather than computed on part of it; `blanked` are the lines recovery blanked."""
     flagged = _validate(ctx, root, kind)
     if flagged is None:
         return
     rules.define(ctx, root, kind, result)
     rules.refer(ctx, root, kind, result)
-    rules.check_digests(ctx, root, kind, flagged, path)
-    rules.check_templates(ctx, root, kind, result)
+    rules.check_digests(ctx, root, kind, flagged, path if whole else None)
+    rules.check_templates(ctx, root, kind, result, blanked=blanked)
     if kind is DATASET and isinstance(root, Mapping):
         found = string_at(root, "digest")
         if found:
@@ -150,6 +158,9 @@ def _analyze_document(ctx: Context, root: Node, kind: FormatKind, result: FileAn
         prompt = string_at(root, "prompt")
         if prompt:
             result.facts["prompt"] = prompt[0]
+    if not whole:
+        for partial in ("metrics", "variables", "placeholders", "thresholds"):
+            result.facts.pop(partial, None)
 
 
 def _analyze_lines(text: str, path: str | None, kind: FormatKind, sink: FindingSink, *,

@@ -245,9 +245,11 @@ def _fix(span: object, quote: str, digest: str, whose: str = "") -> Fix:
 
 
 def check_templates(ctx: Context, root: Node | None, kind: FormatKind,
-                    result: FileAnalysis) -> None:
+                    result: FileAnalysis, *, blanked: frozenset[int] = frozenset()) -> None:
     """Spaced placeholders in prompt templates and quick evals; a quick eval's placeholders
-    that no case supplies; a prompt's variables for other files' checks."""
+    that no case supplies (a case with a line `blanked` by syntax error recovery is not
+    asked: the input may sit on the broken line); a prompt's variables for other files'
+    checks."""
     if not isinstance(root, Mapping):
         return
     found: list[tuple[templates.Placeholder, Scalar]] = []
@@ -273,7 +275,7 @@ def check_templates(ctx: Context, root: Node | None, kind: FormatKind,
         result.facts["variables"] = sorted(set(declared) | set(names))
         result.facts["placeholders"] = names
     if kind is QUICK_EVAL:
-        _quick_eval_inputs(ctx, root, found)
+        _quick_eval_inputs(ctx, root, found, blanked)
 
 
 def _template_strings(root: Mapping, kind: FormatKind) -> list[Scalar]:
@@ -295,7 +297,8 @@ def _template_strings(root: Mapping, kind: FormatKind) -> list[Scalar]:
 
 
 def _quick_eval_inputs(ctx: Context, root: Mapping,
-                       found: list[tuple[templates.Placeholder, Scalar]]) -> None:
+                       found: list[tuple[templates.Placeholder, Scalar]],
+                       blanked: frozenset[int]) -> None:
     cases = root.get("cases")
     if not isinstance(cases, Sequence):
         return
@@ -305,6 +308,8 @@ def _quick_eval_inputs(ctx: Context, root: Mapping,
         missing: list[tuple[str, Node]] = []
         for case in cases.items:
             if not isinstance(case, Mapping):
+                continue
+            if blanked and _lost_a_line(ctx, cases, case, blanked):
                 continue
             inputs = case.get("inputs")
             if isinstance(inputs, Mapping) and inputs.get(placeholder.name) is None and not any(
@@ -320,6 +325,16 @@ def _quick_eval_inputs(ctx: Context, root: Mapping,
                          f"Apastra leaves '{literal}' in the prompt as written", span,
                          related=tuple(Related(None, ctx.first_line(n), "this case's inputs")
                                        for _, n in missing[:5]))
+
+
+def _lost_a_line(ctx: Context, cases: Sequence, case: Node, blanked: frozenset[int]) -> bool:
+    """Whether recovery blanked a line from this case's first line up to the next case's
+    (to the end of the file for the last one: a blank line at a case's end may have been its
+    own)."""
+    first = ctx.span(case).start.line
+    later = [ctx.span(c).start.line for c in cases.items if c is not None and c.start > case.start]
+    stop = min(later, default=ctx.lines.line_count)
+    return any(first <= n < stop for n in blanked)
 
 
 def check_cases(ctx_rows: list[tuple[Context, Node]], result: FileAnalysis,
