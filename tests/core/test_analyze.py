@@ -285,6 +285,23 @@ def test_forced_kind_analyses_anything_as_that_kind() -> None:
         ("EY400", (2, 14, 2, 19), "unknown template variable 'inptu'; did you mean 'input'?")]
 
 
+@pytest.mark.parametrize("path", ["README.md", "docs/Rubrics.MARKDOWN", "prompts/grader.txt"])
+def test_prose_is_never_claimed_from_its_text(path: str) -> None:
+    """Editors send every Markdown buffer; a fenced rubric, a dataset's schema_version line or a
+    modeline in one is not that file (an unknown suffix would otherwise be read as YAML)."""
+    texts = [
+        "# Rubrics\n\n```yaml\nid: helpfulness\nchecks:\n  - kind: regexx\n```\n",
+        "```yaml\nschema_version: eval-harness.dataset.v1\nname: x\nsamples: [\n```\n",
+        DATASET_MODELINE + "questions:\n  - id: a\n    inptu: b\n",
+    ]
+    for text in texts:
+        analysis = analyze_text(text, path, OPTIONS)
+        assert (analysis.kind, analysis.findings) == (None, [])
+        # What a file naming it adopts it as still applies.
+        forced = analyze_text("{{ inptu }}\n", path, OPTIONS, forced_kind=FileKind.JUDGE)
+        assert forced.kind is FileKind.JUDGE
+
+
 def test_strict_mode_changes_severity_only() -> None:
     text = DATASET_MODELINE + "questions:\n  - id: a\n    inptu: b\n"
     soft = analyze_text(text, "d.yaml", Options(today=TODAY))

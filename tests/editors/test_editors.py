@@ -2,11 +2,11 @@
 
 Each test runs a script that prints PASS/FAIL lines and exits non-zero on failure; the output is
 shown when a test fails. A test is skipped, with the reason, only when something it needs is
-not installed (`.ci/editors-e2e.sh` installs all of it): the editor, or for Emacs the Eglot and
-yaml-mode packages, or for the 0.11 recipe a Neovim 0.11+. A missing or broken `evalyaml`
-server is a failure. The server under test is $EVALYAML_BIN, else `.venv/bin/evalyaml`, else
-`evalyaml` on PATH. VS Code (code-server) runs from `.ci/vscode-e2e.sh`, not from pytest: its
-install takes minutes.
+not installed (`.ci/editors-e2e.sh` installs all of it): the editor, or for Emacs the Eglot,
+yaml-mode and markdown-mode packages, or for the 0.11 recipe a Neovim 0.11+. A missing or broken
+`evalyaml` server is a failure. The server under test is $EVALYAML_BIN, else
+`.venv/bin/evalyaml`, else `evalyaml` on PATH. VS Code (code-server) runs from
+`.ci/vscode-e2e.sh`, not from pytest: its install takes minutes.
 """
 
 from __future__ import annotations
@@ -77,7 +77,8 @@ def test_neovim_011_recipe() -> None:
 
 @pytest.mark.skipif(
     shutil.which("emacs") is None,
-    reason="emacs not installed (apt-get install emacs-nox elpa-eglot elpa-yaml-mode)",
+    reason="emacs not installed "
+    "(apt-get install emacs-nox elpa-eglot elpa-yaml-mode elpa-markdown-mode)",
 )
 def test_emacs_eglot_recipe() -> None:
     run(HERE / "emacs" / "run.sh")

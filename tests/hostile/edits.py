@@ -13,6 +13,13 @@ FILES = sorted(p.relative_to(EXAMPLES).as_posix() for p in EXAMPLES.rglob("*.yam
 # Adopted files are edited too: an AgentV grader prompt (Markdown, checked as what the suite
 # naming it says it is).
 FILES += ["agentv/evals/prompts/support-grader.md"]
+# JSON and JSONL files of a format whose rules read them (Apastra's dataset rows and baselines).
+FILES += ["apastra/promptops/datasets/support-faq/dataset.jsonl",
+          "apastra/derived-index/baselines/support-baseline.json"]
+# Every Eval Ever: JSON aggregates and JSONL samples files (an edited samples file re-checks
+# its aggregate, the dependent opened alongside).
+FILES += sorted(p.relative_to(EXAMPLES).as_posix() for p in (EXAMPLES / "eee" / "data").rglob("*")
+                if p.suffix in (".json", ".jsonl"))
 
 FRAGMENTS = [
     "a", " ", "  ", "\n", "\n  ", "\n    ", "  - ", "- id: x\n", ":", ": ", "#", "# c\n", "'",
@@ -31,6 +38,11 @@ FRAGMENTS = [
     "        mode: in-order\n", "    depends_on: [x, x]\n", "    vars: {q: 1}\n",
     "{{ questoin }}", "prompt: file://prompts/support-grader.md\n", "prompt: missing.md\n",
     "score_ranges: {0: a, 5: b}\n", "    mode: conversation\n", "weight: -1\n",
+    '"schema_version": "0.2.0", ', '"schema_version": "9.9.9", ', '"single-turn"', '"agentic"',
+    'NaN', ',}', ', "x": 1', '"evaluation_id": "other", ', '"model_id": "org/else", ', "null",
+    '"total_rows": 99', '"checksum": "00"', '"sample_hash": "00", ', '"interactions": [], ',
+    '{"schema_version": "0.3.0", "sample_id": "new"}\n', "[1, 2]\n", '{"a": {"a": {"a": {',
+    '"token_usage": {"input_tokens": 1}, ', '"evaluation_id": "a", "evaluation_id": "b", ',
 ]
 ALPHABET = st.sampled_from([*"abc xyz:-_#'\"[]{},\n\t\r&*!|>%@`0123456789.",
                             "é", "😀", "中", "\u2028", "\x00", "\ufeff", "\U0010fffd"])

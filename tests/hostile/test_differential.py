@@ -51,6 +51,7 @@ from tests.hostile.harness import (
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 T = TypeVar("T")
+EEE = "eee/data/arith-demo/acme/tiny-model/3b1f6c2e-7a4d-4e8b-9c5f-2d1e0a9b8c7d"
 
 # ---------------------------------------------------------------------------------- clients
 
@@ -478,6 +479,15 @@ async def test_the_edited_examples(player: Player) -> None:
         Script("agentv/evals/prompts/support-grader.md", [
             ("insert", 30, "{{ ouput }} 中文"), ("wait",), ("ask", "completion", 33),
             ("delete", 0, 60), ("ask", "hover", 5)], False),
+        Script(EEE + "_samples.jsonl", [
+            ("insert", 30, "😀"), ("wait",), ("insert", 0, '{"sample_id": "中文"}\r\n'),
+            ("ask", "completion", 3), ("paste", 40, 900, 300), ("wait",), ("undo",),
+            ("append", '{"schema_version": "0.3.0"}\n'), ("ask", "documentSymbol", 0)], True),
+        Script(EEE + ".json", [
+            ("insert", 2, '"schema_version": "0.2.1", '), ("wait",), ("replace", 600, 4, "NaN"),
+            ("ask", "hover", 20), ("ask", "definition", 1500), ("ask", "documentLink", 0),
+            ("insert", 1700, ",}"), ("wait",), ("undo",), ("undo",), ("ask", "codeAction", 1600)],
+               True),
     ]
     for script in scripts:
         await player.play(script)

@@ -77,6 +77,21 @@ async def test_editing_the_jsonl_republishes_the_manifest_digest(session: Sessio
     session.replace(cases, "Customer asks", "A customer asks")
     found = await session.until(manifest, lambda ds: [d.code for d in ds] == ["EY802"])
     assert "dataset.jsonl (its lines, canonicalised) hashes to sha256:" in found[0].message
+    # The one-click fix writes the JSONL's digest, as Apastra computes it, over the old one.
+    from evalyaml.formats.apastra.digests import of_jsonl
+    edited = (session.root / CASES).read_text("utf-8").replace("Customer asks",
+                                                               "A customer asks")
+    computed = of_jsonl(edited)
+    assert computed is not None
+    actions = await session.client.text_document_code_action_async(types.CodeActionParams(
+        doc(manifest), found[0].range, types.CodeActionContext(diagnostics=found)))
+    fix = next(a for a in actions or () if isinstance(a, types.CodeAction) and a.is_preferred)
+    assert fix.edit is not None
+    changes = fix.edit.changes or {
+        c.text_document.uri: c.edits for c in fix.edit.document_changes or ()  # type: ignore[union-attr]
+    }
+    (edit,) = changes[manifest]
+    assert edit.range == found[0].range and computed.script in edit.new_text
     session.close(cases)
     session.close(manifest)
 
@@ -110,4 +125,14 @@ async def test_hover_definition_and_rename_of_an_evaluator_id(session: Session) 
         c.text_document.uri: c.edits for c in edit.document_changes or ()  # type: ignore[union-attr]
     }
     assert set(changes) >= {uri, evaluator}
+    session.close(uri)
+
+
+async def test_completion_in_a_jsonl_row_offers_assertion_types(session: Session) -> None:
+    uri = session.open("apastra/promptops/datasets/new.jsonl",
+                       '{"case_id": "a", "inputs": {}, "assert": [{"type": ""}]}\n')
+    found = _items(await session.client.text_document_completion_async(
+        types.CompletionParams(doc(uri), session.pos(uri, 0, 52))))
+    assert [i.label for i in found][:3] == ["equals", "contains", "icontains"]
+    assert found[0].text_edit is not None and found[0].text_edit.new_text == '"equals"'
     session.close(uri)

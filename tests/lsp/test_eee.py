@@ -6,6 +6,8 @@ link from `file_path` to the samples file."""
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 from lsprotocol import types
 from tests.lsp.conftest import Session
@@ -52,6 +54,46 @@ async def test_typing_in_the_samples_file_republishes_the_aggregate(session: Ses
     assert "Write 4" in titles
     session.close(samples)
     assert await session.until(aggregate, lambda ds: ds == []) == []
+    session.close(aggregate)
+
+
+async def test_the_checksum_and_row_fixes_clean_the_aggregate(session: Session) -> None:
+    """Both one-click fixes over LSP write the values of the samples buffer as edited: applied,
+    the aggregate is clean, while the file on disk still has the old rows."""
+    aggregate = session.open(AGGREGATE)
+    samples = session.open(SAMPLES)
+    lines = session.texts[samples].split("\n")
+    session.edit(samples, (len(lines) - 1, 0), (len(lines) - 1, 0), lines[0] + "\n")
+    found = await session.until(aggregate, lambda ds: len(ds) == 2)
+    digest = hashlib.sha256(session.texts[samples].encode()).hexdigest()
+    expected = {"EY721": f'"{digest}"', "EY722": "4"}
+    for diagnostic in sorted(found, key=lambda d: str(d.code)):
+        result = await session.client.text_document_code_action_async(types.CodeActionParams(
+            doc(aggregate), diagnostic.range, types.CodeActionContext(
+                diagnostics=[diagnostic], only=[types.CodeActionKind.QuickFix])))
+        fixes = [a for a in result or [] if isinstance(a, types.CodeAction) and a.edit]
+        assert len(fixes) == 1 and fixes[0].is_preferred
+        edit = fixes[0].edit
+        assert edit is not None
+        if edit.document_changes:
+            change = edit.document_changes[0]
+            assert isinstance(change, types.TextDocumentEdit)
+            edits = list(change.edits)
+        else:
+            assert edit.changes is not None
+            edits = list(edit.changes[aggregate])
+        assert len(edits) == 1 and isinstance(edits[0], types.TextEdit)
+        assert edits[0].range == diagnostic.range
+        assert edits[0].new_text == expected[str(diagnostic.code)]
+        current = await session.diagnostics(aggregate)
+        target = next(d for d in current if d.code == diagnostic.code)
+        start, end = target.range.start, target.range.end
+        session.edit(aggregate, (start.line, start.character), (end.line, end.character),
+                     edits[0].new_text)
+    assert await session.until(aggregate, lambda ds: ds == []) == []
+    session.close(samples)
+    assert sorted(str(d.code) for d in await session.until(
+        aggregate, lambda ds: len(ds) == 2)) == ["EY721", "EY722"]
     session.close(aggregate)
 
 

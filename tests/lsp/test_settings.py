@@ -38,7 +38,8 @@ async def test_progress_and_watchers(session: Session) -> None:
     if session.name == "vscode":  # dynamic registration of watched files
         assert [r.method for r in registrations] == ["workspace/didChangeWatchedFiles"]
         globs = [w["globPattern"] for w in registrations[0].register_options["watchers"]]
-        assert globs == ["**/*.{json,jsonl,yaml,yml}", "**/evalyaml.toml", "**/pyproject.toml"]
+        assert globs == ["**/*.{json,jsonl,yaml,yml}", "**/*.{markdown,md,txt}", "**/evalyaml.toml",
+                         "**/pyproject.toml"]
     else:
         assert registrations == []
 

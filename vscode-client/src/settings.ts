@@ -113,12 +113,35 @@ export type DocumentFilter =
   | { readonly scheme: string; readonly pattern: string };
 
 /**
- * Every YAML file on disk goes to the server, which decides the kind of a file by its content
- * (modeline, root `$schema`, folder, shape) and answers nothing for YAML that is not an eval
- * file. `evalyaml.files.include` adds globs for files in another language mode.
+ * What the editor sends to the server: every file it may check, and the server decides the kind
+ * of a file by its path and content (modeline, `$schema`, folder, shape), answering nothing for
+ * the rest. So that is every YAML, JSON, JSON Lines and Markdown file on disk:
+ *
+ * - YAML by language (`yaml`): datasets, rubrics, judges, Padosoft, AgentV suites, Apastra files.
+ * - JSON by language (`json`) and by pattern (files ending in `.json`): Every Eval Ever aggregates,
+ *   Padosoft eval sets, Apastra baselines. The pattern also catches a `.json` file the user
+ *   associated with `jsonc` (`files.associations`, to allow comments); `.jsonc` files are
+ *   never eval files, so the `jsonc` language is not sent as such.
+ * - JSON Lines by pattern (files ending in `.jsonl`: older VS Code has no `jsonl` language and shows
+ *   them as plain text) and by language (`jsonl`, where VS Code has it): Every Eval Ever
+ *   samples, Apastra datasets, AgentV cases files.
+ * - Markdown by language (`markdown`): an AgentV grader prompt (`prompt: file://x.md`) is
+ *   Markdown, and only the server knows which `.md` a suite names; it answers nothing (no
+ *   diagnostics, no completion, no hover) for a `.md` nothing adopts.
+ *
+ * `evalyaml.files.include` adds globs for files in any other language mode (a `.txt` prompt).
  */
+export const DEFAULT_SELECTOR: readonly DocumentFilter[] = [
+  { scheme: 'file', language: 'yaml' },
+  { scheme: 'file', language: 'json' },
+  { scheme: 'file', pattern: '**/*.json' },
+  { scheme: 'file', language: 'jsonl' },
+  { scheme: 'file', pattern: '**/*.jsonl' },
+  { scheme: 'file', language: 'markdown' },
+];
+
 export function buildDocumentSelector(extraGlobs: unknown): DocumentFilter[] {
-  const selector: DocumentFilter[] = [{ scheme: 'file', language: 'yaml' }];
+  const selector: DocumentFilter[] = [...DEFAULT_SELECTOR];
   for (const glob of stringArray(extraGlobs) ?? []) {
     selector.push({ scheme: 'file', pattern: glob.trim() });
   }

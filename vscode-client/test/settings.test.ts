@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import {
+  type DocumentFilter,
   type Inspected,
   type ServerSettingKey,
   affectsServerSettings,
@@ -11,6 +12,7 @@ import {
   needsRestart,
   toServerSettings,
 } from '../src/settings';
+import { globToRegExp } from './glob';
 
 function inspector(values: Partial<Record<ServerSettingKey, Inspected>>) {
   return (key: ServerSettingKey): Inspected | undefined => values[key];
@@ -106,17 +108,63 @@ describe('answerConfiguration', () => {
   });
 });
 
+/**
+ * VS Code's document filter matching, for the two shapes used (scheme + language, scheme +
+ * pattern). A document goes to the server when any filter matches.
+ */
+function sends(selector: DocumentFilter[], language: string, path: string, scheme = 'file'): boolean {
+  return selector.some((f) =>
+    f.scheme === scheme && ('language' in f ? f.language === language : globToRegExp(f.pattern).test(path)),
+  );
+}
+
 describe('buildDocumentSelector', () => {
-  it('sends every YAML file on disk', () => {
-    assert.deepEqual(buildDocumentSelector(undefined), [{ scheme: 'file', language: 'yaml' }]);
-    assert.deepEqual(buildDocumentSelector([]), [{ scheme: 'file', language: 'yaml' }]);
+  const selector = buildDocumentSelector(undefined);
+
+  it('sends every YAML, JSON, JSON Lines and Markdown file on disk', () => {
+    assert.deepEqual(buildDocumentSelector([]), selector);
+    const files: [string, string][] = [
+      ['yaml', '/w/rubrics/helpfulness.yaml'],
+      ['yaml', '/w/agentv/evals/support.eval.yaml'],
+      ['json', '/w/eee/data/arith-demo/acme/tiny-model/3b1f6c2e-7a4d-4e8b-9c5f-2d1e0a9b8c7d.json'],
+      ['json', '/w/padosoft/eval/sets/nightly.json'],
+      // JSON Lines: VS Code's own `jsonl` language where it has one, plain text where not.
+      ['jsonl', '/w/eee/data/arith-demo/acme/tiny-model/3b1f6c2e_samples.jsonl'],
+      ['plaintext', '/w/apastra/promptops/datasets/support-faq/dataset.jsonl'],
+      ['json', '/w/cases.jsonl'],
+      ['markdown', '/w/agentv/evals/prompts/support-grader.md'],
+      // A `.json` file the user associated with `jsonc` (comments allowed).
+      ['jsonc', '/w/apastra/derived-index/baselines/support-baseline.json'],
+    ];
+    for (const [language, path] of files) {
+      assert.ok(sends(selector, language, path), `${language} ${path} is not sent`);
+    }
   });
+
+  it('leaves alone what can never be an eval file, and documents not on disk', () => {
+    const files: [string, string][] = [
+      ['jsonc', '/w/.vscode/extensions.jsonc'],
+      ['typescript', '/w/.agentv/assertions/contains-all.ts'],
+      ['plaintext', '/w/notes.txt'],
+      ['python', '/w/pyproject.py'],
+    ];
+    for (const [language, path] of files) {
+      assert.ok(!sends(selector, language, path), `${language} ${path} is sent`);
+    }
+    for (const scheme of ['untitled', 'git', 'vscode-notebook-cell']) {
+      assert.ok(!sends(selector, 'yaml', '/w/rubrics/a.yaml', scheme), `${scheme}: is sent`);
+      assert.ok(!sends(selector, 'markdown', '/w/prompts/a.md', scheme), `${scheme}: is sent`);
+    }
+  });
+
   it('adds evalyaml.files.include globs regardless of language', () => {
-    assert.deepEqual(buildDocumentSelector(['**/*.eval', ' ', 7, ' evals/**/*.txt ']), [
-      { scheme: 'file', language: 'yaml' },
-      { scheme: 'file', pattern: '**/*.eval' },
-      { scheme: 'file', pattern: 'evals/**/*.txt' },
+    const withExtra = buildDocumentSelector(['**/prompts/*.txt', ' ', 7, ' evals/**/*.eval ']);
+    assert.deepEqual(withExtra.slice(selector.length), [
+      { scheme: 'file', pattern: '**/prompts/*.txt' },
+      { scheme: 'file', pattern: 'evals/**/*.eval' },
     ]);
+    assert.ok(sends(withExtra, 'plaintext', '/w/agentv/prompts/grader.txt'));
+    assert.ok(!sends(selector, 'plaintext', '/w/agentv/prompts/grader.txt'));
   });
 });
 

@@ -79,6 +79,10 @@ class Definition:
     tnr: float | None = None
     validated_at: date | None = None
     has_validation: bool = False
+    # A second name the format's own tools also find the file by (Apastra resolves a suite's
+    # or canary's reference by file name as well as by id): references to it resolve and
+    # navigate, but it is never renamed, listed as a symbol, or a duplicate.
+    alias: bool = False
 
     @property
     def is_composite(self) -> bool:

@@ -22,6 +22,11 @@ _BY_NAME: dict[str, Format] = {f.name: f for f in FORMATS}
 # The syntax files with no suffix any format declares are read as (what evalyaml always read).
 DEFAULT_SUFFIX = ".yaml"
 SUFFIXES: frozenset[str] = frozenset(s for f in FORMATS for s in f.suffixes)
+# Prose is never read as YAML, and no format claims it from its text: editors send every
+# Markdown buffer (a grader prompt is Markdown), and a README quoting a rubric or a dataset's
+# `schema_version` line in a fenced block is not that file. A prose file is analysed only as the
+# kind a file naming it adopts it as (`FileRef.kind`: `forced_kind` to `analyze_text`).
+PROSE_SUFFIXES: frozenset[str] = frozenset({".md", ".markdown", ".txt"})
 
 
 def format_of(kind: Kind) -> Format:
@@ -35,6 +40,8 @@ def suffix_of(path: str | None) -> str:
 
 
 def candidates(path: str | None) -> tuple[Format, ...]:
+    if path is not None and PurePath(path).suffix.lower() in PROSE_SUFFIXES:
+        return ()
     suffix = suffix_of(path)
     return tuple(f for f in FORMATS if suffix in f.suffixes)
 

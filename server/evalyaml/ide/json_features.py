@@ -17,7 +17,7 @@ import json
 from pathlib import PurePath
 from typing import Any
 
-from evalyaml.analysis.kinds import Kind
+from evalyaml.analysis.kinds import FormatKind, Kind
 from evalyaml.analysis.schemas import schema as shipped_schema
 from evalyaml.analysis.text import Position, Span
 from evalyaml.formats import format_of
@@ -26,6 +26,7 @@ from evalyaml.ide.context import ITEM, PathPart
 from evalyaml.ide.items import HoverInfo
 from evalyaml.ide.json_cursor import JsonCursor, Slot, cursor_at
 from evalyaml.ide.source import Source
+from evalyaml.workspace.index import Workspace
 
 Schema = dict[str, Any]
 JSON_SUFFIXES = (".json", ".jsonl")
@@ -141,18 +142,52 @@ def _enum(root: Schema, node: Schema) -> list[Any]:
 
 
 # ------------------------------------------------------------------------------ completion
-def complete(doc: Source, kind: Kind, pos: Position, *, snippets: bool) -> list[Completion]:
+def complete(doc: Source, kind: Kind, pos: Position, *, snippets: bool,
+             workspace: Workspace | None = None) -> list[Completion]:
     text, base, offset = _scope(doc, pos)
     cursor = cursor_at(text, offset)
     if cursor is None:
         return []
+    span = doc.lines.span(base + cursor.start, base + cursor.end)
+    if cursor.slot is not Slot.KEY:
+        found = _format_values(kind, cursor, span, workspace)
+        if found is not None:
+            return found
     root = schema_for(kind, text)
     if root is None:
         return []
-    span = doc.lines.span(base + cursor.start, base + cursor.end)
     if cursor.slot is Slot.KEY:
         return _keys(root, cursor, span, snippets=snippets)
     return _values(root, cursor, span)
+
+
+def _format_values(kind: Kind, cursor: JsonCursor, span: Span, workspace: Workspace | None
+                   ) -> list[Completion] | None:
+    """As in YAML: the index's ids where the format names another file by id
+    (`FormatIde.references`), the values it lists beyond its schema (`FormatIde.values`:
+    Apastra's assertion types); None when neither applies here."""
+    if not isinstance(kind, FormatKind):
+        return None
+    ide = format_of(kind).ide
+    where = tuple("*" if part is ITEM else str(part) for part in cursor.value_path)
+    target = ide.references.get((kind.value, where))
+    names: list[tuple[str, str | None]]
+    if target is not None:
+        if workspace is None:
+            return None
+        names = [(name, target.value) for name in workspace.known_ids(target)]
+    else:
+        docs = ide.values.get((kind.value, where))
+        if docs is None:
+            return None
+        names = [(doc.name, doc.doc or None) for doc in docs]
+    return [Completion(
+        label=name, kind=CompletionKind.REFERENCE if target is not None else
+        CompletionKind.VALUE, span=span, new_text=json.dumps(name), sort_text=f"{index:04d}",
+        filter_text=json.dumps(name) if cursor.quoted else name,
+        detail=detail if target is not None else cursor.key,
+        documentation=None if target is not None else detail, snippet=None)
+        for index, (name, detail) in enumerate(names)]
 
 
 def _skeleton(root: Schema, prop: Schema, index: int) -> str:

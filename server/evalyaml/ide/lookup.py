@@ -12,7 +12,7 @@ from evalyaml.analysis.kinds import FileKind, FormatKind, Kind, is_plain_name
 from evalyaml.analysis.model import Definition, FileAnalysis, Reference
 from evalyaml.analysis.references import parse_reference
 from evalyaml.analysis.text import Position, Span
-from evalyaml.formats import claim, format_of
+from evalyaml.formats import candidates, claim, format_of
 from evalyaml.formats.base import Refusal
 from evalyaml.ide.context import Context, Reader
 from evalyaml.ide.source import Source
@@ -156,7 +156,10 @@ def file_kind(doc: Source, analysed: Kind | None) -> Kind | None:
     analysis's, else the formats' claim on its text, else a contract shape's first line. Only a
     kind with a schema, or whose format answers itself (`FormatIde.offers`/`hover`), has
     anything to complete. JSON and JSONL are read by the JSON cursor (`json_features`), YAML by
-    indentation (`context`)."""
+    indentation (`context`). Prose (a `.md` nothing adopts) has no kind: no format may claim it
+    (`formats.PROSE_SUFFIXES`), and a fenced `checks:` line in it is not a rubric's."""
+    if analysed is None and doc.path is not None and not candidates(str(doc.path)):
+        return None
     found = analysed or _claimed_kind(doc)
     if found is not None:
         return found if found.schema_file is not None or _answers_itself(found) else None

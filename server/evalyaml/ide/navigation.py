@@ -139,8 +139,14 @@ def references(workspace: Workspace, doc: Source, analysis: FileAnalysis | None,
     out: list[NavTarget] = []
     if include_declaration:
         out.append(NavTarget(path, found.id_span))
-    for holder, ref in workspace.references_to(path, found):
-        out.append(NavTarget(holder, ref.span))
+    # A definition and its file name (`Definition.alias`, at the same id) are one target.
+    here = workspace.analysis(path)
+    names = [d for d in (here.definitions if here else ()) if d.kind is found.kind
+             and d.id_span == found.id_span] or [found]
+    for one in names if found in names else [found]:
+        for holder, ref in workspace.references_to(path, one):
+            if not one.alias or workspace.resolve(ref).path == path:
+                out.append(NavTarget(holder, ref.span))
     return out
 
 
@@ -202,7 +208,7 @@ def document_symbols(doc: Source, analysis: FileAnalysis | None) -> list[Symbol]
                 selection=case.id_span or case.span,
                 detail=f"bundle {case.bundle}" if case.bundle else None))
     for found in analysis.definitions:
-        if getattr(found.kind, "named_by_path", False):
+        if getattr(found.kind, "named_by_path", False) or found.alias:
             continue  # the whole file, named by its path: not a symbol inside it
         children = tuple(Symbol(name=check.kind, kind=SymbolKind.CHECK, span=check.span,
                                 selection=check.span, detail=check.id)
@@ -239,7 +245,7 @@ def workspace_symbols(workspace: Workspace, query: str, limit: int = 5000
             continue
         label = _label(path, roots)
         for found in analysis.definitions:
-            if getattr(found.kind, "named_by_path", False):
+            if getattr(found.kind, "named_by_path", False) or found.alias:
                 continue  # the file itself: listed by path below
             if matches(query, found.key):
                 out.append(WorkspaceSymbol(found.key, _definition_kind(found),
@@ -280,11 +286,11 @@ def rename_target(workspace: Workspace, doc: Source, analysis: FileAnalysis | No
         if ref.id is None or found.id_span is None or getattr(ref.target, "named_by_path",
                                                                False):
             return None  # a path is renamed by moving the file, not by editing names
-        if not workspace.definitions_of(ref.target, ref.id):
-            return None  # nothing to rename: the id is defined nowhere
+        if not any(not d.alias for _, d in workspace.definitions_of(ref.target, ref.id)):
+            return None  # nothing to rename: the id is defined nowhere (or is a file name)
         return RenameTarget(ref.target, ref.id, found.id_span)
     definition_ = lookup.definition_at(analysis, pos)
-    if definition_ is None or not definition_.id_span.contains(pos) or \
+    if definition_ is None or not definition_.id_span.contains(pos) or definition_.alias or \
             getattr(definition_.kind, "named_by_path", False):
         return None
     line = doc.lines.line_text(definition_.id_span.start.line)
@@ -298,6 +304,8 @@ def rename_edits(workspace: Workspace, target: RenameTarget, new_id: str
     to it (any pin), in open and closed files."""
     edits: dict[Path, list[tuple[Span, str]]] = {}
     for path, found in workspace.definitions_of(target.kind, target.id):
+        if found.alias:
+            continue  # a file name: renamed by moving the file
         span = found.id_span
         width = span.end.character - span.start.character
         if span.start.line == span.end.line and width == len(found.id) + 2:
@@ -322,6 +330,8 @@ def code_lenses(workspace: Workspace, doc: Source, analysis: FileAnalysis | None
         return []
     lenses: list[Lens] = []
     for found in analysis.definitions:
+        if found.alias:
+            continue
         refs = workspace.references_to(normalize(doc.path), found)
         cases = sum(1 for _, r in refs if r.origin == "case")
         checks = len(refs) - cases

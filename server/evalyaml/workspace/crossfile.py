@@ -276,10 +276,11 @@ def _judge_validation(ref: Reference, judge: Definition, options: Options,
 def _duplicate_definition(view: IndexView, path: Path, definition: Definition,
                           sink: FindingSink) -> None:
     versioned = definition.kind.versioned
-    if versioned and definition.version is None:
+    if (versioned and definition.version is None) or definition.alias:
         return
     others = [(p, d) for p, d in view.definitions_of(definition.kind, definition.id)
-              if d.version == definition.version and not (p == path and d == definition)]
+              if d.version == definition.version and not d.alias
+              and not (p == path and d == definition)]
     if not others:
         return
     where = ", ".join(sorted({_show(p, path) for p, _ in others}))

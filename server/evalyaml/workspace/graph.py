@@ -109,11 +109,12 @@ def _source_nodes(graph: Graph, path: Path, analysis: FileAnalysis
 
         return case_of
     own = f"file:{shown}"
-    for definition in analysis.definitions:
+    named = [d for d in analysis.definitions if not d.alias]
+    for definition in named:
         graph.add(Node(definition.key, definition.kind.value, definition.key, shown,
                        definition.id_span.start.line))
-    if analysis.definitions:
-        own = analysis.definitions[0].key
+    if named:
+        own = named[0].key
     else:
         graph.add(Node(own, analysis.kind.value if analysis.kind else "file", shown, shown, 0))
     return lambda ref: own

@@ -78,7 +78,7 @@ def _identity(definition: Definition) -> tuple[object, ...]:
     the file itself."""
     return (definition.kind, definition.id, definition.version, definition.id_span,
             definition.version_span, definition.is_composite, definition.has_validation,
-            definition.validated_at)
+            definition.validated_at, definition.alias)
 
 
 def _identities(analysis: FileAnalysis | None) -> dict[Key, list[tuple[object, ...]]]:
@@ -656,10 +656,12 @@ class Workspace:
         analysis = entry.analysis
         if analysis is None:
             return
+        named = {d.kind for d in analysis.definitions if not d.alias}
         for definition in analysis.definitions:
             ident = (definition.kind, definition.id)
             files = self._definers.setdefault(ident, {})
-            if not files:
+            if not definition.alias or definition.kind not in named:
+                # A file name beside the file's own id is not offered (completion, did-you-mean)
                 self._ids.setdefault(definition.kind, set()).add(definition.id)
             files.setdefault(key, []).append(definition)
         for ident in _reference_keys(analysis):

@@ -120,18 +120,21 @@ def _disk_bytes(path: Path) -> bytes | None:
         return None
 
 
+_BOM = b"\xef\xbb\xbf"
+
+
 def _buffer_bytes(buffer: str, disk: bytes | None) -> bytes:
     """What the buffer will be on disk once saved. Editors hand over the text without the byte
     order mark, so the disk's bytes stand when they hold the same text, and a BOM the disk had
     is kept when they do not: a checksum over an unchanged open file equals the saved one."""
-    if disk is not None:
-        try:
-            if disk.decode("utf-8-sig") == buffer.removeprefix("\ufeff"):
-                return disk
-        except UnicodeDecodeError:
-            pass
     encoded = buffer.encode("utf-8", errors="surrogatepass")
-    if disk is not None and disk.startswith(b"\xef\xbb\xbf") and not encoded.startswith(
-            b"\xef\xbb\xbf"):
-        return b"\xef\xbb\xbf" + encoded
+    if disk is not None:
+        # compared as bytes (a 150 MB samples file is re-hashed on every edit of its buffer):
+        # UTF-8 maps text to bytes one to one, so equal bytes after one BOM each are equal text
+        bare = encoded.removeprefix(_BOM)
+        if disk.removeprefix(_BOM) == bare:
+            return disk
+        if disk.startswith(_BOM) and not encoded.startswith(_BOM):
+            return _BOM + encoded
     return encoded
+

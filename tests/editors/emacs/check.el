@@ -1,8 +1,9 @@
 ;;; check.el --- evalyaml through Eglot, as Emacs sees it  -*- lexical-binding: t -*-
 ;; Loaded after the docs/editors.md recipe in `emacs --batch'. Reads Emacs's own view of the
 ;; server: Flymake diagnostics, `completion-at-point' candidates, `xref-find-definitions'
-;; jumping, and `eglot-code-actions' applying a quick fix. Works with Eglot 1.9 (Emacs 28) and
-;; the Eglot built into later Emacsen.
+;; jumping, and `eglot-code-actions' applying a quick fix; JSON, JSON Lines and Markdown buffers
+;; get what the CLI says about them. Works with Eglot 1.9 (Emacs 28) and the Eglot built into
+;; later Emacsen.
 (require 'cl-lib)
 (require 'eglot)
 (require 'flymake)
@@ -214,6 +215,127 @@
         (when offered
           (error "completion offered check kinds: %s" (string-join offered ", "))))
       "no diagnostics, no check kinds")))
+
+;; What `evalyaml check` says about a file, and what Flymake shows, as comparable strings:
+;; "CODE LINE:COL-LINE:COL MESSAGE", 0-based lines, columns in characters (code points, as the
+;; CLI counts them).
+(defun ey-cli-findings (rel)
+  (with-temp-buffer
+    (let* ((default-directory ey-ws)
+           (status (call-process "evalyaml" nil t nil "check" "--format" "json" rel)))
+      (unless (memq status '(0 1))
+        (error "evalyaml check %s exited with %s: %s" rel status (buffer-string))))
+    (goto-char (point-min))
+    (let ((findings (json-parse-buffer :object-type 'alist :array-type 'list)))
+      (sort (mapcar (lambda (f)
+                      (let* ((range (alist-get 'range f))
+                             (start (alist-get 'start range))
+                             (end (alist-get 'end range)))
+                        (format "%s %d:%d-%d:%d %s" (alist-get 'code f)
+                                (alist-get 'line start) (alist-get 'character start)
+                                (alist-get 'line end) (alist-get 'character end)
+                                (alist-get 'message f))))
+                    findings)
+            #'string<))))
+
+(defun ey-line-col (pos)
+  (save-excursion
+    (goto-char pos)
+    (format "%d:%d" (1- (line-number-at-pos)) (- pos (line-beginning-position)))))
+
+(defun ey-flymake-findings ()
+  "Flymake's evalyaml diagnostics here, as `ey-cli-findings' writes them. Eglot 1.9 shows
+\"[evalyaml] CODE: message\"-like texts: the code and message are taken from the LSP data."
+  (sort (mapcar (lambda (d)
+                  (let* ((data (flymake-diagnostic-data d))
+                         (lsp (or (alist-get 'eglot-lsp-diag data) data))
+                         (code (or (and (listp lsp) (plist-get lsp :code)) "?"))
+                         (message (or (and (listp lsp) (plist-get lsp :message))
+                                      (flymake-diagnostic-text d))))
+                    (format "%s %s-%s %s" code (ey-line-col (flymake-diagnostic-beg d))
+                            (ey-line-col (flymake-diagnostic-end d)) message)))
+                (ey-evalyaml-diags))
+        #'string<))
+
+(defun ey-same-as-cli (rel mode)
+  (let ((want (ey-cli-findings rel))
+        (got nil))
+    (unless want (error "the CLI finds nothing in %s: not a mistake file" rel))
+    (with-current-buffer (find-file-noselect (expand-file-name rel ey-ws))
+      (unless (eq major-mode mode) (error "%s opened in %s, expected %s" rel major-mode mode)))
+    (ey-open rel)
+    (let ((end (+ (float-time) ey-timeout)))
+      (while (and (not (equal (setq got (ey-flymake-findings)) want)) (< (float-time) end))
+        (accept-process-output nil 0.2)))
+    (unless (equal got want)
+      (error "diagnostics of %s:\n  got  %S\n  want %S" rel got want))
+    (format "%s (%s): %s" rel mode (truncate-string-to-width (string-join want " | ") 120))))
+
+(defconst ey-eee-json "eee/mistakes/EY700-unknown-version/data/arith-demo/acme/tiny-model/5c4b3a29-1807-4f6e-9d5c-4b3a29180706.json")
+(defconst ey-eee-jsonl "eee/mistakes/EY704-unknown-row-key/data/arith-demo/acme/tiny-model/5c4b3a29-1807-4f6e-9d5c-4b3a29180706_samples.jsonl")
+(defconst ey-apastra-json "apastra/mistakes/derived-index/baselines/EY804-malformed-digest.json")
+(defconst ey-prompt "agentv/evals/prompts/support-grader.md")
+(make-directory (expand-file-name "tools" ey-ws) t)
+(with-temp-file (expand-file-name "tools/build.js" ey-ws)
+  (insert "const config = { checks: [] };\nmodule.exports = config;\n"))
+
+(ey-check "(f) a JSON file (Every Eval Ever aggregate) gets the diagnostics the CLI gives"
+  (ey-same-as-cli ey-eee-json 'js-json-mode))
+
+(ey-check "(g) a JSON file (Apastra baseline) gets the diagnostics the CLI gives"
+  (ey-same-as-cli ey-apastra-json 'js-json-mode))
+
+(ey-check "(h) a JSON Lines file (Every Eval Ever samples) gets the diagnostics the CLI gives"
+  (ey-same-as-cli ey-eee-jsonl 'jsonl-mode))
+
+(ey-check "(i) a Markdown grader prompt an AgentV suite names is checked as it is edited"
+  (ey-open ey-prompt)
+  (unless (derived-mode-p 'markdown-mode) (error "opened in %s" major-mode))
+  (goto-char (point-min))
+  (search-forward "{{ output }}")
+  (let* ((beg (+ (match-beginning 0) 3))
+         (where (ey-line-col beg)))
+    (goto-char beg)
+    (delete-char 6)
+    (insert "ouput")
+    ;; What Eglot's idle timer does after an edit (idle timers do not run in batch mode).
+    (eglot--signal-textDocument/didChange)
+    (let ((hit (condition-case err
+                   (ey-wait (lambda ()
+                              (cl-find-if (lambda (f) (string-prefix-p "EY624 " f)) (ey-flymake-findings)))
+                            "an EY624 diagnostic")
+                 (error (error "%s; Flymake has %S" (error-message-string err)
+                               (mapcar #'flymake-diagnostic-text (ey-diagnostics)))))))
+      (ey-revert)
+      (unless (string-prefix-p (format "EY624 %s-" where) hit)
+        (error "EY624 is %S, expected it at %s" hit where))
+      hit)))
+
+(ey-check "(j) JavaScript buffers are left to their own server"
+  (let ((buf (find-file-noselect (expand-file-name "tools/build.js" ey-ws))))
+    (set-buffer buf)
+    (unless (provided-mode-derived-p major-mode 'js-mode)
+      (error "tools/build.js opened in %s" major-mode))
+    (when (derived-mode-p 'js-json-mode)
+      (error "tools/build.js opened in %s, a JSON mode" major-mode))
+    (when (string-match-p "evalyaml" (format "%S" (eglot--lookup-mode major-mode)))
+      (error "Eglot would start evalyaml for %s: %S" major-mode (eglot--lookup-mode major-mode)))
+    (prog1 (format "tools/build.js in %s, no evalyaml" major-mode)
+      (kill-buffer buf))))
+
+(ey-check "(k) Markdown that no suite names gets nothing from evalyaml"
+  (ey-open "README.md")
+  (goto-char (point-min))
+  (insert "Grade {{ ouput }} here.\n")
+  (eglot--signal-textDocument/didChange)
+  (let ((end (+ (float-time) 3)))
+    (while (and (< (float-time) end) (null (ey-evalyaml-diags)))
+      (accept-process-output nil 0.1)))
+  (let ((diags (ey-evalyaml-diags)))
+    (ey-revert)
+    (when diags
+      (error "diagnostics: %s" (mapconcat #'flymake-diagnostic-text diags " | "))))
+  (format "README.md in %s, managed by evalyaml: no diagnostics" major-mode))
 
 (ey-out "%d passed, %d failed" ey-passed ey-failed)
 (ignore-errors (eglot-shutdown-all))

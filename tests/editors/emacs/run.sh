@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Emacs + Eglot with the docs/editors.md recipe, verbatim, in batch mode against a copy of
 # examples/. Prints PASS/FAIL lines and "N passed, N failed"; exits non-zero on any failure, 3
-# (with a "MISSING <package>" line) when Eglot or yaml-mode is not installed.
+# (with a "MISSING <package>" line) when Eglot, yaml-mode or markdown-mode is not installed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/editors/lib.sh
 . "$here/../lib.sh"
 
 if ! command -v emacs > /dev/null; then
-  echo "FAIL setup: emacs is not installed (apt-get install emacs-nox elpa-eglot elpa-yaml-mode)"
+  echo "FAIL setup: emacs is not installed (apt-get install emacs-nox elpa-eglot elpa-yaml-mode elpa-markdown-mode)"
   exit 1
 fi
 emacs --version | head -1

@@ -1,5 +1,5 @@
 ;;; setup.el --- what `emacs -Q --batch' needs before the docs/editors.md recipe  -*- lexical-binding: t -*-
-;; A user's Emacs has package.el (or Debian's site-start) put Eglot and yaml-mode on the
+;; A user's Emacs has package.el (or Debian's site-start) put Eglot, yaml-mode and markdown-mode on the
 ;; load-path; `-Q' skips both, so do it here: Debian's elpa-* folders first, so that their
 ;; Eglot, project, xref and seq win over older built-in versions.
 ;; A missing package is reported as "MISSING <package> (<how to install it>)" with exit status
@@ -14,5 +14,8 @@
   (kill-emacs 3))
 (unless (require 'yaml-mode nil t)
   (princ "MISSING yaml-mode (apt-get install elpa-yaml-mode)\n")
+  (kill-emacs 3))
+(unless (require 'markdown-mode nil t)
+  (princ "MISSING markdown-mode (apt-get install elpa-markdown-mode)\n")
   (kill-emacs 3))
 ;;; setup.el ends here

@@ -1,7 +1,8 @@
 -- Runs inside `nvim --headless` after the docs/editors.md recipe (init.lua). Reads Neovim's own
 -- view of the server: vim.diagnostic.get, textDocument/completion through
 -- vim.lsp.buf_request_sync, vim.lsp.buf.definition() jumping, and a code action's edit applied
--- through vim.lsp.util. Works on Neovim 0.7 and later (the 0.7 and the 0.11 recipe).
+-- through vim.lsp.util; JSON, JSON Lines and Markdown buffers get what the CLI says about them.
+-- Works on Neovim 0.7 and later (the 0.7 and the 0.11 recipe).
 local ws = assert(os.getenv('EY_WORKSPACE'), 'EY_WORKSPACE is not set')
 local timeout = tonumber(os.getenv('EY_TIMEOUT_MS') or '30000')
 local KINDS = {
@@ -10,6 +11,11 @@ local KINDS = {
 }
 local TYPO_FILE = 'mistakes/datasets/EY205-typo-expecteed_facts.yaml'
 local NOT_OURS = 'deploy/k8s-service.yaml'
+local EEE_JSON = 'eee/mistakes/EY700-unknown-version/data/arith-demo/acme/tiny-model/5c4b3a29-1807-4f6e-9d5c-4b3a29180706.json'
+local EEE_JSONL = 'eee/mistakes/EY704-unknown-row-key/data/arith-demo/acme/tiny-model/5c4b3a29-1807-4f6e-9d5c-4b3a29180706_samples.jsonl'
+local APASTRA_JSON = 'apastra/mistakes/derived-index/baselines/EY804-malformed-digest.json'
+local PROMPT = 'agentv/evals/prompts/support-grader.md'
+local NOT_A_PROMPT = 'README.md'
 local passed, failed = 0, 0
 
 local function out(line)
@@ -334,6 +340,126 @@ check('(e) YAML that is not an eval file gets nothing from evalyaml', function()
     error('completion offered check kinds: ' .. table.concat(offered, ', '))
   end
   return 'no diagnostics, no check kinds'
+end)
+
+-- What `evalyaml check` says about a file: { code, lnum, col, end_lnum, end_col, message }
+-- with Neovim's 0-based byte columns (the CLI counts code points).
+local function cli_findings(rel)
+  local text = vim.fn.system({ 'evalyaml', 'check', '--format', 'json', rel })
+  if vim.v.shell_error > 1 then
+    error('evalyaml check ' .. rel .. ' exited with ' .. vim.v.shell_error .. ': ' .. text)
+  end
+  local lines = read_lines(rel)
+  local out = {}
+  for _, f in ipairs(vim.fn.json_decode(text)) do
+    local s, e = f.range.start, f.range['end']
+    table.insert(out, {
+      code = f.code,
+      lnum = s.line,
+      col = vim.fn.byteidx(lines[s.line + 1] or '', s.character),
+      end_lnum = e.line,
+      end_col = vim.fn.byteidx(lines[e.line + 1] or '', e.character),
+      message = f.message,
+    })
+  end
+  return out
+end
+
+local function describe_diagnostics(list)
+  local parts = {}
+  for _, d in ipairs(list) do
+    table.insert(parts, ('%s %d:%d-%d:%d %s'):format(tostring(d.code), d.lnum, d.col, d.end_lnum or -1,
+      d.end_col or -1, d.message))
+  end
+  table.sort(parts)
+  return table.concat(parts, ' | ')
+end
+
+-- Opens `rel` and waits until its evalyaml diagnostics are the CLI's, exactly.
+local function same_as_cli(rel, filetype)
+  local expected = cli_findings(rel)
+  if #expected == 0 then
+    error('the CLI finds nothing in ' .. rel .. ': not a mistake file')
+  end
+  local buf = open(rel)
+  if vim.bo[buf].filetype ~= filetype then
+    error(('%s has filetype %q, expected %q'):format(rel, vim.bo[buf].filetype, filetype))
+  end
+  local want, got = describe_diagnostics(expected), ''
+  vim.wait(timeout, function()
+    got = describe_diagnostics(evalyaml_diagnostics(buf))
+    return got == want
+  end, 100)
+  if got ~= want then
+    error(('diagnostics of %s:\n  got  %s\n  want %s'):format(rel, got, want))
+  end
+  return ('%s (%s): %s'):format(rel, filetype, want:sub(1, 120))
+end
+
+check('(f) a JSON file (Every Eval Ever aggregate) gets the diagnostics the CLI gives', function()
+  return same_as_cli(EEE_JSON, 'json')
+end)
+
+check('(g) a JSON file (Apastra baseline) gets the diagnostics the CLI gives', function()
+  return same_as_cli(APASTRA_JSON, 'json')
+end)
+
+check('(h) a JSON Lines file (Every Eval Ever samples) gets the diagnostics the CLI gives', function()
+  return same_as_cli(EEE_JSONL, 'jsonl')
+end)
+
+check('(i) a Markdown grader prompt an AgentV suite names is checked as it is edited', function()
+  local buf = open(PROMPT)
+  if vim.bo[buf].filetype ~= 'markdown' then
+    error('filetype ' .. vim.bo[buf].filetype)
+  end
+  local line, col
+  for i, l in ipairs(read_lines(PROMPT)) do
+    local at = l:find('{{ output }}', 1, true)
+    if at then
+      line, col = i, at - 1
+      break
+    end
+  end
+  assert(line, PROMPT .. ' has no {{ output }}')
+  vim.api.nvim_buf_set_text(buf, line - 1, col + 3, line - 1, col + 9, { 'ouput' })
+  local hit
+  vim.wait(timeout, function()
+    for _, d in ipairs(evalyaml_diagnostics(buf)) do
+      if d.code == 'EY624' then
+        hit = d
+        return true
+      end
+    end
+    return false
+  end, 100)
+  vim.cmd('silent edit!')
+  if not hit then
+    error('no EY624 for {{ ouput }}; got ' .. describe_diagnostics(evalyaml_diagnostics(buf)))
+  end
+  if hit.lnum ~= line - 1 or hit.col ~= col + 3 or hit.end_col ~= col + 8 then
+    error(('EY624 at %d:%d-%d, expected %d:%d-%d'):format(hit.lnum, hit.col, hit.end_col, line - 1, col + 3,
+      col + 8))
+  end
+  return ('%s:%d:%d [%s] %s'):format(PROMPT, line, col + 4, hit.code, hit.message)
+end)
+
+check('(j) Markdown that no suite names gets nothing from evalyaml', function()
+  local buf = open(NOT_A_PROMPT)
+  vim.api.nvim_buf_set_lines(buf, 0, 0, true, { 'Grade {{ ouput }} here.' })
+  vim.wait(3000, function()
+    return #evalyaml_diagnostics(buf) > 0
+  end, 100)
+  local diags = evalyaml_diagnostics(buf)
+  local labels = completion_labels(buf, 1, #'Grade {{ ou')
+  vim.cmd('silent edit!')
+  if #diags > 0 then
+    error(('%d evalyaml diagnostics: %s'):format(#diags, describe_diagnostics(diags)))
+  end
+  if next(labels) ~= nil then
+    error('completion offered ' .. table.concat(vim.tbl_keys(labels), ', '))
+  end
+  return 'attached, no diagnostics, no completion'
 end)
 
 out(('%d passed, %d failed'):format(passed, failed))

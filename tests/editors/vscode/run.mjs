@@ -77,6 +77,15 @@ writeFileSync(
   join(workspace, NOT_OURS),
   'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  expecteed_facts: none\nspec:\n  ports:\n    - port: 80\n',
 );
+// JSON and JSON Lines: an Every Eval Ever aggregate (.json, language `json`) and samples file
+// (.jsonl: `jsonl` where VS Code has that language, else plain text, sent by pattern), and an
+// Apastra baseline (.json). Expected findings come from `evalyaml check` of the same server.
+const JSON_FILES = [
+  'eee/mistakes/EY700-unknown-version/data/arith-demo/acme/tiny-model/5c4b3a29-1807-4f6e-9d5c-4b3a29180706.json',
+  'eee/mistakes/EY704-unknown-row-key/data/arith-demo/acme/tiny-model/5c4b3a29-1807-4f6e-9d5c-4b3a29180706_samples.jsonl',
+  'apastra/mistakes/derived-index/baselines/EY804-malformed-digest.json',
+];
+const PROMPT = 'agentv/evals/prompts/support-grader.md';
 mkdirSync(join(userData, 'User'), { recursive: true });
 mkdirSync(extensions, { recursive: true });
 
@@ -238,6 +247,9 @@ try {
   await check('(c) go-to-definition on rubric_ref opens the rubric at its id line', definitionOpensRubric);
   await check('(d) the EY205 quick fix applies', quickFixApplies);
   await check('(e) YAML that is not an eval file gets nothing from evalyaml', notOursLeftAlone);
+  await check('(h) JSON and JSON Lines files get the findings the CLI gives', jsonFilesGetCliFindings);
+  await check('(i) a Markdown grader prompt an AgentV suite names is checked as it is edited', promptCheckedWhenEdited);
+  await check('(j) Markdown that no suite names gets nothing from evalyaml', unnamedMarkdownLeftAlone);
   await check('(f) no Python 3.11+ anywhere: one notification naming the fix, with a button to the setting', noServerNotification);
   if (EVALYAML_BIN) {
     await check('(g) evalyaml.server.path wins over the bundled server, and the output says so', serverPathOverrides);
@@ -590,6 +602,96 @@ async function notOursLeftAlone() {
     throw new Error(`the Problems panel lists ${name}: ${mine.join(' | ').replace(/\s+/g, ' ')}`);
   }
   return `no findings, no check kinds offered (${labels.length} other suggestions)`;
+}
+
+
+/** `evalyaml check --format json REL` in the workspace, by the bundled server (else EVALYAML_BIN). */
+function cliFindings(rel) {
+  const bundled = join(repo, 'vscode-client', 'bundled', 'tool', 'evalyaml_server.py');
+  const [cmd, args] = existsSync(join(repo, 'vscode-client', 'bundled', 'libs', 'evalyaml'))
+    ? ['python3', ['-I', bundled]]
+    : [EVALYAML_BIN, []];
+  if (!cmd) {
+    throw new Error('no CLI to compare with: package the extension (bundled/libs) or set EVALYAML_BIN');
+  }
+  const run = spawnSync(cmd, [...args, 'check', '--format', 'json', rel], { cwd: workspace, encoding: 'utf8' });
+  if (run.status !== 0 && run.status !== 1) {
+    throw new Error(`evalyaml check ${rel} exited with ${run.status}: ${run.stderr}`);
+  }
+  return JSON.parse(run.stdout).map((f) => ({ code: f.code, line: f.range.start.line, character: f.range.start.character, message: f.message }));
+}
+
+/** The Problems panel row of an evalyaml marker with this code at this 1-based line and column. */
+async function expectMarker(code, line, col, what) {
+  const panel = await showProblems();
+  const marker = new RegExp(`evalyaml\\s*\\(?${code}\\b[\\s\\S]*\\[Ln ${line}, Col ${col}\\]`);
+  const row = page.locator('.markers-panel .monaco-list-row', { hasText: marker }).first();
+  const end = Date.now() + TIMEOUT;
+  while ((await row.count()) === 0) {
+    if (Date.now() > end) {
+      const rows = (await panel.innerText().catch(() => '')).replace(/\s+/g, ' ').slice(0, 600);
+      throw new Error(`no marker ${code} at Ln ${line}, Col ${col} for ${what}; Problems: ${rows}`);
+    }
+    await page.waitForTimeout(500);
+  }
+  return (await row.innerText()).replace(/\s+/g, ' ').trim();
+}
+
+async function jsonFilesGetCliFindings() {
+  const seen = [];
+  for (const rel of JSON_FILES) {
+    const expected = cliFindings(rel);
+    if (expected.length === 0) {
+      throw new Error(`the CLI finds nothing in ${rel}: not a mistake file`);
+    }
+    await openAt(rel, expected[0].line + 1, expected[0].character + 1);
+    for (const f of expected) {
+      const row = await expectMarker(f.code, f.line + 1, f.character + 1, rel);
+      if (!row.includes(f.message.slice(0, 40))) {
+        throw new Error(`the ${f.code} marker of ${rel} reads "${row}", not "${f.message}"`);
+      }
+      seen.push(`${rel.split('/').pop()}: ${f.code} Ln ${f.line + 1}, Col ${f.character + 1}`);
+    }
+    await shot(`h-${rel.split('/').pop()}`);
+  }
+  return seen.join('; ');
+}
+
+async function promptCheckedWhenEdited() {
+  const lines = readFileSync(join(workspace, PROMPT), 'utf8').split(/\r?\n/);
+  const line = lines.findIndex((l) => l.includes('{{ output }}')) + 1;
+  if (line === 0) {
+    throw new Error(`${PROMPT} has no {{ output }}`);
+  }
+  const col = lines[line - 1].indexOf('{{ output }}') + 4; // 1-based column of `output`
+  await openAt(PROMPT, line, col);
+  for (let i = 0; i < 'output'.length; i++) {
+    await page.keyboard.press('Shift+ArrowRight');
+  }
+  await page.keyboard.type('ouput');
+  try {
+    const row = await expectMarker('EY624', line, col, `{{ ouput }} in ${PROMPT}`);
+    await shot('i-prompt-EY624');
+    return row;
+  } finally {
+    await undoAll();
+  }
+}
+
+async function unnamedMarkdownLeftAlone() {
+  const rel = 'README.md';
+  await openAt(rel, 1, 1);
+  await page.keyboard.type('Grade {{ ouput }} here.\n');
+  await page.waitForTimeout(3000);
+  await showProblems();
+  const rows = await page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+  await shot('j-unnamed-markdown');
+  await undoAll();
+  const mine = rows.filter((r) => r.includes(rel) || /EY624/.test(r));
+  if (mine.length > 0) {
+    throw new Error(`the Problems panel lists ${rel}: ${mine.join(' | ').replace(/\s+/g, ' ')}`);
+  }
+  return 'no findings (check (i) shows Markdown reaches the server)';
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -68,3 +68,25 @@ def test_a_line_that_is_not_json_has_no_digest() -> None:
 ])
 def test_plain_scalars_as_pyyaml_reads_them(text: str, value: object) -> None:
     assert digests.scalar_11(Scalar("tag:yaml.org,2002:str", 0, len(text), text, "")) == value
+
+
+# Digests PyYAML 6.0.4's safe_load + json.dumps(sort_keys, compact) give, or None where
+# Apastra's tools fail (TypeError: keys of mixed types; ConstructorError: `=` value, `<<: 1`).
+@pytest.mark.parametrize(("text", "expected"), [
+    ("id: x\nvalue: 1:30\nn: 0o17\no: 017\nh: 0x1F\nb: 0b101\nu: 1_000\nf: 1:30.5\nm: -1:30\n",
+     "sha256:c9aa03c11b4eeee3fdfd4adc1361e18d07c3e869fe2a20e226c1b239d864df9a"),
+    ("id: x\n=: 1\n", "sha256:45bb010a1b0d4ae7009e2010d20b5dff788631e9c0f90bcddf29bc0b3401c3d4"),
+    ("1: a\n2: b\n", "sha256:a71fc868af5e004c2efbfdf16bb2b679c348f2e25065b30b06df846eb32074a5"),
+    ("true: a\n2: b\n",
+     "sha256:b3c73c8a8a75452165a185b1e1857372cfd020077881e73b93f83abea487f81c"),
+    ("id: x\non: yes\noff: No\n", None),
+    ("id: x\nyes: 1\n", None),
+    ("id: x\nvalue: =\n", None),
+    ("id: x\n<<: 1\n", None),
+])
+def test_keys_and_values_pyyaml_reads_differently(text: str, expected: str | None) -> None:
+    if expected is None:
+        with pytest.raises(digests.Unreadable):
+            _yaml_digests(text)
+    else:
+        assert _yaml_digests(text).script == expected

@@ -101,3 +101,59 @@ def test_hover_on_a_key_reads_the_schema_description(workspace: Workspace) -> No
     text = "id: s\ntier: smoke\n"
     info = hover(Text(text, path), SUITE, Position(1, 1), workspace=workspace, today=None)
     assert info is not None and info.markdown.startswith("**tier**")
+
+
+def test_a_file_name_reference_navigates_but_renames_nothing(workspace: Workspace) -> None:
+    """`runtime/canary.py` opens `promptops/suites/<suite_ref>.yaml`: a canary naming the
+    suite's file resolves (no EY301) and goes to the suite's id, but renaming it would rename
+    a file, so no rename is offered; the suite's own id still renames, and only its id."""
+    from evalyaml.ide.navigation import definition, rename_edits, rename_target
+    root = workspace.roots[0].path
+    suite = root / "promptops/suites/nightly.yaml"
+    suite.write_text("id: nightly-v1\nname: N\ndatasets: [faq]\nevaluators: [exact-match]\n"
+                     "model_matrix: [default]\n", "utf-8")
+    canary = root / "promptops/canaries/c.yaml"
+    canary.parent.mkdir(parents=True, exist_ok=True)
+    canary.write_text('id: c\nschedule: "0 6 * * *"\nsuite_ref: nightly\nname: C\n'
+                      "datasets: [faq]\nevaluators: [exact]\nmodel_matrix: [default]\n", "utf-8")
+    workspace.index_all()
+    assert [f.code for f in workspace.findings(canary)] == []
+    assert [f.code for f in workspace.findings(suite)] == []  # no duplicate of its own name
+    text = Text(canary.read_text("utf-8"), canary)
+    analysis = workspace.analysis(canary)
+    at = Position(2, 13)  # in `nightly`
+    targets = definition(workspace, text, at)
+    assert [(t.path, t.span.start) for t in targets] == [(suite, Position(0, 4))]
+    assert rename_target(workspace, text, analysis, at) is None
+    stext = Text(suite.read_text("utf-8"), suite)
+    target = rename_target(workspace, stext, workspace.analysis(suite), Position(0, 5))
+    assert target is not None and target.id == "nightly-v1"
+    assert list(rename_edits(workspace, target, "nightly-v2")) == [suite]
+
+
+def _json_labels(workspace: Workspace, relative: str, text: str, kind: Kind) -> list[str]:
+    from evalyaml.ide.json_features import complete as complete_json
+    line, column = _cursor(text)
+    source = Text(text.replace("$0", ""), workspace.roots[0].path / relative)
+    return [c.label for c in complete_json(source, kind, Position(line, column), snippets=False,
+                                           workspace=workspace)]
+
+
+def test_keys_enum_values_ids_and_assertion_types_in_json_and_jsonl(workspace: Workspace
+                                                                      ) -> None:
+    from evalyaml.formats.apastra.kinds import CASES, EVALUATOR
+    labels = _json_labels(workspace, "promptops/evaluators/n.json", '{"id": "n", "$0"}',
+                          EVALUATOR)
+    assert {"type", "metrics", "config", "metric_versions", "digest"} <= set(labels)
+    assert _json_labels(workspace, "promptops/evaluators/n.json", '{"type": "$0"}',
+                        EVALUATOR) == ["deterministic", "schema", "judge", "human"]
+    assert _json_labels(workspace, "promptops/suites/n.json", '{"evaluators": ["$0"]}',
+                        SUITE) == ["exact-match", "keyword-recall"]
+    assert _json_labels(workspace, "promptops/suites/n.json", '{"prompt": $0}',
+                        SUITE) == ["summarize"]
+    rows = '{"case_id": "a", "inputs": {}}\n{"case_id": "b", "$0"}\n'
+    labels = _json_labels(workspace, "promptops/datasets/faq.jsonl", rows, CASES)
+    assert {"inputs", "assert", "expected_outputs", "metadata"} <= set(labels)
+    rows = '{"case_id": "a", "inputs": {}, "assert": [{"type": "$0"}]}\n'
+    labels = _json_labels(workspace, "promptops/datasets/faq.jsonl", rows, CASES)
+    assert labels[:3] == ["equals", "contains", "icontains"] and len(labels) == 32

@@ -11,10 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from evalyaml.analysis.dataset import CaseCache
 from evalyaml.analysis.findings import Finding, Fix
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.text import LineIndex
 from evalyaml.formats.eee import FORMAT, SAMPLES, cross
+from evalyaml.formats.eee import rows as rows_module
+from evalyaml.formats.eee.rows import check_samples
 from evalyaml.workspace.index import Workspace
 
 UUID = "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b"
@@ -114,6 +117,11 @@ def test_typing_in_the_samples_file_rechecks_its_aggregate(tmp_path: Path) -> No
     digest = hashlib.sha256(edited.encode()).hexdigest()
     assert digest in checksum.message
     text = agg.read_text()
+    written = json.loads(text)["detailed_evaluation_results"]
+    for finding, value in ((checksum, f'"{written["checksum"]}"'), (rows, "1")):
+        start, end = finding.span
+        assert start.line == end.line
+        assert text.splitlines()[start.line][start.character:end.character] == value
     fixed = apply(apply(text, checksum.fixes[0]), rows.fixes[0])
     assert json.loads(fixed)["detailed_evaluation_results"]["checksum"] == digest
     assert json.loads(fixed)["detailed_evaluation_results"]["total_rows"] == 2
@@ -225,3 +233,46 @@ def test_rows_and_digest_are_streamed_in_chunks(data: bytes, chunk: int,
     expected = sum(1 for line in data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
                    if line.strip())
     assert (digest, rows) == (hashlib.sha256(data).hexdigest(), expected)
+
+
+def test_an_edit_re_analyses_only_the_lines_it_touched(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 2,000-row samples file in the editor: typing in one row checks that row again, and
+    no other (the rest come from the line cache); the findings are a fresh analysis's."""
+    lines = [row(f"s{i}") for i in range(2000)]
+    agg, samples = datastore(tmp_path, ("\n".join(lines) + "\n").encode())
+    workspace = Workspace([tmp_path])
+    workspace.index_all()
+    assert codes(workspace, samples) == []
+    checked: list[str] = []
+    real = rows_module.check_row
+
+    def counting(text: str, *, strict: bool) -> object:
+        checked.append(text)
+        return real(text, strict=strict)
+
+    monkeypatch.setattr(rows_module, "check_row", counting)
+    cache = CaseCache()  # the editor keeps one per open document
+    workspace.set_text(samples, "\n".join(lines) + "\n", cache)  # opened: each line read once
+    checked.clear()
+    edited = list(lines)
+    edited[1500] = edited[1500].replace('"single_turn"', '"single-turn"')
+    workspace.set_text(samples, "\n".join(edited) + "\n", cache)
+    assert checked == [edited[1500]]
+    found = workspace.findings(samples)
+    assert [(f.code, f.span.start.line) for f in found] == [("EY703", 1500)]
+    edited[1500] = lines[1500]
+    edited.insert(10, row("new"))
+    checked.clear()
+    workspace.set_text(samples, "\n".join(edited) + "\n", cache)
+    assert checked == [row("new")]
+    assert sorted(codes(workspace, agg)) == ["EY721", "EY722"]
+    # The cases the editor keeps between edits (symbols) are a fresh analysis's, moved lines
+    # included.
+    for step in (lambda: edited.pop(3), lambda: edited.__setitem__(7, row("x7"))):
+        step()
+        workspace.set_text(samples, "\n".join(edited) + "\n", cache)
+        kept = workspace.analysis(samples)
+        assert kept is not None
+        assert kept.cases == check_samples("\n".join(edited) + "\n", strict=False,
+                                           cache=None).cases

@@ -24,7 +24,14 @@ from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.parse import parse_text
 from evalyaml.analysis.text import LineIndex
-from evalyaml.analysis.yamltree import Budget, ExpansionLimit, Mapping, Node, to_python
+from evalyaml.analysis.yamltree import (
+    Budget,
+    ExpansionLimit,
+    Mapping,
+    Node,
+    Sequence,
+    to_python,
+)
 from evalyaml.formats.apastra import detect, openkeys, rules, schemas
 from evalyaml.formats.apastra.context import Context, string_at
 from evalyaml.formats.apastra.cross import cross_check
@@ -36,6 +43,7 @@ from evalyaml.formats.apastra.kinds import (
     KINDS,
     LINE_KINDS,
     PROMPT,
+    QUICK_EVAL,
     SCHEMA_OF,
     SUITE,
 )
@@ -145,6 +153,11 @@ def _analyze_document(ctx: Context, root: Node, kind: FormatKind, result: FileAn
     rules.refer(ctx, root, kind, result)
     rules.check_digests(ctx, root, kind, flagged, path if whole else None)
     rules.check_templates(ctx, root, kind, result, blanked=blanked)
+    if kind is QUICK_EVAL and isinstance(root, Mapping) and isinstance(root.get("cases"), Sequence):
+        cases = root.get("cases")
+        assert isinstance(cases, Sequence)
+        rules.check_cases([(ctx, case) for case in cases.items], FileAnalysis(path, kind), None,
+                          where="quick eval")
     if kind is DATASET and isinstance(root, Mapping):
         found = string_at(root, "digest")
         if found:

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from evalyaml.analysis.findings import Finding, FindingSink, Related
-from evalyaml.analysis.model import FileAnalysis
+from evalyaml.analysis.model import Definition, FileAnalysis
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.text import LineIndex, Span
 from evalyaml.analysis.yamltree import Scalar
@@ -86,12 +86,22 @@ def _definition_facts(files: NamedFiles, kind: object, name: str
                       ) -> tuple[Path, FileAnalysis] | None:
     from evalyaml.analysis.kinds import FormatKind
     assert isinstance(kind, FormatKind)
-    found = files.definitions_of(kind, name)
-    if len(found) != 1:
+    where = _one_file(files.definitions_of(kind, name))
+    if where is None:
         return None
-    where = found[0][0]
     other = files.analysis(where)
     return (where, other) if other is not None else None
+
+
+def _one_file(found: list[tuple[Path, Definition]]) -> Path | None:
+    """The file a reference resolves to: the one file defining it (by id, by file name or
+    both), else the one named by file name, which `runtime/mcp_server.py` tries before it scans
+    ids; None when that is ambiguous (the engine's EY305) or nothing defines it."""
+    paths = list(dict.fromkeys(p for p, _ in found))
+    if len(paths) == 1:
+        return paths[0]
+    by_name = list(dict.fromkeys(p for p, d in found if d.alias))
+    return by_name[0] if len(by_name) == 1 else None
 
 
 def _thresholds(analysis: FileAnalysis, files: NamedFiles, sink: FindingSink) -> None:
@@ -131,10 +141,9 @@ def _inputs(analysis: FileAnalysis, files: NamedFiles, sink: FindingSink) -> Non
     for ref in analysis.references:
         if ref.target is not DATASET or not ref.id:
             continue
-        dataset = files.definitions_of(DATASET, ref.id)
-        if len(dataset) != 1:
+        where = _one_file(files.definitions_of(DATASET, ref.id))
+        if where is None:
             continue
-        where = dataset[0][0]
         jsonl = where if where.suffix == ".jsonl" else dataset_lines(where, ref.id, files)
         cases = files.analysis(jsonl) if jsonl is not None else None
         inputs = cases.facts.get("inputs") if cases is not None else None

@@ -5,8 +5,8 @@ Apastra decides a file's schema by its place (`hooks/agent_hook.py` `schema_for_
 cases, anything else a manifest), `prompts/` (`package.{yaml,json}` a prompt package, anything
 else a prompt spec). The other folders its docs and workflows use are read the same way
 (`policies/` regression policies, `manifests/` consumption manifests, `delivery/` targets,
-`harnesses/*/adapter.yaml`, `runs/<id>/` artefacts, `derived-index/baselines/` and
-`starter-packs/`). Strongest first:
+`harnesses/*/adapter.yaml`, `runs/<id>/` artefacts, `derived-index/baselines/`,
+`starter-packs/`, `regressions/` (regression or drift reports) and `promotions/`). Strongest first:
 - DIRECTIVE: a `$schema` naming one of Apastra's schema files, by an Apastra URL or, below a
   `promptops/` folder, by any path (`../schemas/evaluator.schema.json`): another project's
   `suite.schema.json` is not Apastra's.
@@ -67,6 +67,7 @@ _RUN_FILES: dict[str, FormatKind] = {
 }
 _RULES = re.compile(r"^rules[ \t]*:", re.MULTILINE)
 _BASELINE = re.compile(r"^baseline[ \t]*:", re.MULTILINE)
+_DRIFT = re.compile(r"[\"']?(?:drift_detected|current_ref)[\"']?[ \t]*:")
 _PACKAGE_NAMES = frozenset({"package.yaml", "package.yml", "package.json"})
 
 
@@ -124,6 +125,12 @@ def _by_place(base: str, rest: list[str], suffix: str, head: str) -> FormatKind 
             return BASELINE
         if folder == "starter-packs" and name == "pack.json":
             return BY_SCHEMA["community-prompt-pack"]
+        if folder == "regressions" and suffix == ".json":
+            # runs/generate_regression_report.sh and generate_drift_report.sh both write here
+            return BY_SCHEMA["drift-report"] if _DRIFT.search(head) else BY_SCHEMA[
+                "regression-report"]
+        if folder == "promotions" and suffix in (".json", ".yaml", ".yml"):
+            return BY_SCHEMA["promotion-record"]  # setup-ci: promotion records
         return None
     if folder == "schemas":
         return None

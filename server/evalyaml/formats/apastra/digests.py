@@ -21,6 +21,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
+from typing import Any, cast
 
 from evalyaml.analysis.yamltree import (
     MERGE_TAG,
@@ -71,11 +72,15 @@ def _sexagesimal(text: str) -> float:
     return sign * total
 
 
-def scalar_11(node: Scalar) -> PyValue:
-    """A scalar as PyYAML's `safe_load` reads it."""
+def scalar_11(node: Scalar, *, key: bool = False) -> PyValue:
+    """A scalar as PyYAML's `safe_load` reads it (as a mapping's key: `key`)."""
     if not node.is_plain:
         return node.text
     text = node.text
+    if text in ("=", "<<") and not key:
+        raise Unreadable(node, f"PyYAML reads a plain '{text}' as a YAML 1.1 "
+                         f"{'value' if text == '=' else 'merge'} key, which safe_load cannot "
+                         "build (\"could not determine a constructor\"); quote it")
     if _BOOL.fullmatch(text):
         return text in _TRUE
     if _NULL.fullmatch(text):
@@ -104,7 +109,7 @@ def scalar_11(node: Scalar) -> PyValue:
         return float(clean)
     if _TIMESTAMP.fullmatch(text):
         raise Unreadable(node, f"PyYAML reads the unquoted '{text}' as a date, which json.dumps "
-                         "refuses (\"Object of type date is not JSON serializable\")")
+                         "refuses (\"Object of type date is not JSON serializable\"); quote it")
     return text
 
 
@@ -119,21 +124,35 @@ def value_11(node: Node, budget: Budget | None = None) -> PyValue:
     if isinstance(node, Sequence):
         return [value_11(item, budget) for item in node.items]
     if isinstance(node, Mapping):
-        out: dict[str, PyValue] = {}
+        out: dict[Any, PyValue] = {}
+        odd: Node | None = None  # the first key PyYAML reads as other than text
         for merged in reversed(node.merged()):
             merged_value = value_11(merged, budget)
             if isinstance(merged_value, dict):
                 out.update(merged_value)
         for key, value in node.pairs:
             if isinstance(key, Scalar) and key.tag == MERGE_TAG:
+                if not (isinstance(value, Mapping) or (isinstance(value, Sequence) and all(
+                        isinstance(item, Mapping) for item in value.items))):
+                    raise Unreadable(key, "PyYAML merges only mappings under '<<' "
+                                     "(\"expected a mapping or list of mappings for merging\")")
                 continue
-            name = scalar_11(key) if isinstance(key, Scalar) else to_python(key, Budget(10_000))
-            if not isinstance(name, str):
-                # json.dumps turns bool/int/None keys into strings; sort_keys then compares
-                # mixed types and fails, as Apastra's tools would.
-                name = json.dumps(name)
+            name = (scalar_11(key, key=True) if isinstance(key, Scalar)
+                    else to_python(key, Budget(10_000)))
+            if isinstance(name, (list, dict)):
+                raise Unreadable(key, "PyYAML cannot use a list or mapping as a key")
+            # A YAML 1.1 boolean, number or null key stays one: json.dumps writes it as text
+            # but sorts the keys as they are, and fails on a mix of types (TypeError).
+            if not isinstance(name, str) and odd is None:
+                odd = key
             out[name] = value_11(value, budget)
-        return out
+        try:
+            sorted(out)
+        except TypeError:
+            raise Unreadable(odd or node, "PyYAML reads a key here as a boolean, number or "
+                             "null beside text keys, and json.dumps cannot sort keys of "
+                             "different types; quote the key") from None
+        return cast(PyValue, out)
     return None
 
 

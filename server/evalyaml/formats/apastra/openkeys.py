@@ -38,7 +38,13 @@ def check(ctx: Context, node: Node, schema: dict[str, Any], title: str, *, path:
     schema = resolve(schema)
     if isinstance(node, Mapping):
         props = schema.get("properties")
+        extra = schema.get("additionalProperties")
         if not isinstance(props, dict):
+            if isinstance(extra, dict):  # a map of names to objects (consumption `prompts`)
+                for key, value in node.pairs:
+                    if isinstance(key, Scalar):
+                        check(ctx, value, extra, title, path=f"{path}.{key.text}" if path else
+                              key.text, resolve=resolve, covered=covered, depth=depth + 1)
             return
         present = {k.text for k, _ in node.pairs if isinstance(k, Scalar)}
         closed = schema.get("additionalProperties") is False
@@ -53,7 +59,9 @@ def check(ctx: Context, node: Node, schema: dict[str, Any], title: str, *, path:
                 continue
             if closed or name in CONVENTIONS or schema.get("patternProperties"):
                 continue  # a closed object's unknown keys are the schema's (EY800)
-            if isinstance(schema.get("additionalProperties"), dict):
+            if isinstance(extra, dict):
+                check(ctx, value, extra, title, path=where, resolve=resolve, covered=covered,
+                      depth=depth + 1)
                 continue
             choice = near_miss(name, list(props), present)
             if choice:

@@ -8,11 +8,13 @@ a dataset's input keys per case.
 
 from __future__ import annotations
 
+import re
 from pathlib import PurePath
 
 from evalyaml.analysis.findings import Fix, Related, TextEdit
 from evalyaml.analysis.kinds import FormatKind
 from evalyaml.analysis.model import Definition, FileAnalysis, Reference
+from evalyaml.analysis.text import Span
 from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
 from evalyaml.formats.apastra import digests, pins, templates
 from evalyaml.formats.apastra.context import Context, string_at
@@ -33,6 +35,7 @@ SELF_DIGESTED = frozenset({SUITE, EVALUATOR})
 _ID_KEY = {PROMPT: "id", DATASET: "id", EVALUATOR: "id", SUITE: "id", BASELINE: "baseline_id"}
 # Baseline rules a regression policy may name instead of a baseline id (regression docs).
 _BASELINE_RULES = ("prod", "last-", "latest", "current")
+_ID_SHAPE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_./-]*")
 
 
 def define(ctx: Context, root: Node | None, kind: FormatKind, result: FileAnalysis) -> None:
@@ -40,7 +43,12 @@ def define(ctx: Context, root: Node | None, kind: FormatKind, result: FileAnalys
     if kind is PROMPT and not resolvable_prompt(ctx_path(result)):
         return  # the resolver never reads it: its id names nothing
     found = string_at(root, key) if key else None
+    alias = file_name(ctx_path(result), kind)
     if found is None:
+        if alias:
+            result.definitions.append(Definition(kind if kind is not QUICK_EVAL else PROMPT,
+                                                 alias, None, Span.point(0, 0), None,
+                                                 alias=True))
         return
     name, node = found
     description = None
@@ -59,6 +67,37 @@ def define(ctx: Context, root: Node | None, kind: FormatKind, result: FileAnalys
         description = described[0] if described else None
     result.definitions.append(Definition(kind, name, None, ctx.span(node), None,
                                          description=description))
+    if alias and alias != name:
+        result.definitions.append(Definition(kind, alias, None, ctx.span(node), None,
+                                             description=description, alias=True))
+
+
+# The folder each kind's files live in, and the file names Apastra's tools find one by when a
+# reference names it: `runtime/canary.py` opens `promptops/suites/<suite_ref>.yaml`;
+# `runtime/mcp_server.py` `_resolve_asset` tries `<kind>/<ref>.<ext>` (and for datasets
+# `<ref>/dataset.jsonl` or `<ref>/dataset-manifest.yaml`, for prompts `<ref>/prompt.yaml`)
+# before it scans ids; `resolver/workspace.py` finds a pinned prompt by file name only
+# (`prompts/<id>.yaml`, `prompts/<id>/prompt.yaml`, or a quick eval `evals/<id>.yaml`);
+# `runs/establish_baseline.sh` writes `derived-index/baselines/<baseline_id>.json`.
+_FOLDER = {SUITE: "suites", EVALUATOR: "evaluators", PROMPT: "prompts", DATASET: "datasets",
+           QUICK_EVAL: "evals", BASELINE: "baselines"}
+_IN_FOLDER = {"prompts": ("prompt",), "datasets": ("dataset", "dataset-manifest")}
+
+
+def file_name(path: str, kind: FormatKind) -> str | None:
+    """The name a reference may use for this file instead of its id (None: none)."""
+    folder = _FOLDER.get(kind)
+    if folder is None or not path:
+        return None
+    parts = PurePath(path).parts
+    stem, suffix = PurePath(path).stem, PurePath(path).suffix.lower()
+    if suffix not in (".yaml", ".yml", ".json", ".jsonl"):
+        return None
+    if len(parts) >= 2 and parts[-2] == folder:
+        return stem
+    if len(parts) >= 3 and parts[-3] == folder and stem in _IN_FOLDER.get(folder, ()):
+        return parts[-2]
+    return None
 
 
 def ctx_path(result: FileAnalysis) -> str:
@@ -66,14 +105,15 @@ def ctx_path(result: FileAnalysis) -> str:
 
 
 def resolvable_prompt(path: str) -> bool:
-    """Whether `resolver/workspace.py` can find a prompt at this path: `prompts/<id>.yaml`,
-    `.json`, or `prompts/<id>/prompt.yaml`, `.json` (not `prompt-spec.json`, not a file
-    directly in `promptops/`)."""
+    """Whether Apastra's tools can find a prompt at this path (`resolver/workspace.py`,
+    `runtime/mcp_server.py`): `prompts/<id>.yaml`, `.yml`, `.json`, or
+    `prompts/<id>/prompt.yaml`, `.yml`, `.json` (not `prompt-spec.json`, not a file directly in
+    `promptops/`)."""
     parts = PurePath(path).parts
     if len(parts) >= 2 and parts[-2] == "prompts":
-        return PurePath(path).suffix.lower() in (".yaml", ".json")
+        return PurePath(path).suffix.lower() in (".yaml", ".yml", ".json")
     return (len(parts) >= 3 and parts[-3] == "prompts"
-            and parts[-1] in ("prompt.yaml", "prompt.json"))
+            and parts[-1] in ("prompt.yaml", "prompt.yml", "prompt.json"))
 
 
 def _strings(node: Node | None) -> list[tuple[str, Scalar]]:
@@ -108,12 +148,16 @@ def refer(ctx: Context, root: Node | None, kind: FormatKind, result: FileAnalysi
             if found:
                 refs.append(_ref(ctx, SUITE, found[0], found[1], origin=key, owner=owner))
     elif kind is QUICK_EVAL:
+        # quick-eval.schema.json's `prompt` is "the prompt template"; only a value shaped like
+        # a prompt id (`summarize-v1`, `team/summarize`) names one, never a one-word template.
         prompt = string_at(root, "prompt")
-        if prompt and _is_id(prompt[0]):
+        if prompt and _ID_SHAPE.fullmatch(prompt[0]) and any(c in prompt[0] for c in "-_/"):
             refs.append(_ref(ctx, PROMPT, prompt[0], prompt[1], origin="prompt", owner=owner))
     elif kind is REGRESSION_POLICY:
         found = string_at(root, "baseline")
-        if found and _is_id(found[0]) and not found[0].startswith(_BASELINE_RULES):
+        # a "baseline reference rule" (`prod current`) or a baseline's id (file name)
+        if found and _ID_SHAPE.fullmatch(found[0]) and any(c in found[0] for c in "-_") \
+                and not found[0].startswith(_BASELINE_RULES):
             refs.append(_ref(ctx, BASELINE, found[0], found[1], origin="baseline", owner=owner))
     elif kind is CONSUMPTION:
         _consumption(ctx, root, result)
@@ -202,7 +246,7 @@ def _self_digest(ctx: Context, root: Mapping, is_json: bool) -> None:
         loaded = (to_python(root, Budget(1_000_000)) if is_json else digests.value_11(root))
     except digests.Unreadable as unreadable:
         ctx.sink.add("EY806", "Apastra's digest tools cannot hash this file, so its digest "
-                     f"cannot be checked: {unreadable.why}; quote it",
+                     f"cannot be checked: {unreadable.why}",
                      ctx.span(unreadable.node))
         return
     if not isinstance(loaded, dict):
@@ -291,8 +335,8 @@ def _template_strings(root: Mapping, kind: FormatKind) -> list[Scalar]:
             out.append(item)
         elif isinstance(item, Sequence):
             stack.extend(reversed(item.items))
-        elif isinstance(item, Mapping):
-            stack.append(item.get("content"))
+        elif isinstance(item, Mapping):  # render.py renders every value of a mapping
+            stack.extend(reversed([value for _, value in item.pairs]))
     return out
 
 
@@ -338,7 +382,7 @@ def _lost_a_line(ctx: Context, cases: Sequence, case: Node, blanked: frozenset[i
 
 
 def check_cases(ctx_rows: list[tuple[Context, Node]], result: FileAnalysis,
-                path: str | None) -> None:
+                path: str | None, *, where: str = "dataset") -> None:
     """A dataset's JSONL: duplicate case ids across lines; each case's input keys as facts."""
     first: dict[str, tuple[Context, Scalar]] = {}
     inputs: dict[str, list[str]] = {}
@@ -354,16 +398,15 @@ def check_cases(ctx_rows: list[tuple[Context, Node]], result: FileAnalysis,
             other_ctx, other = first[name]
             line = other_ctx.span(other).start.line + 1
             ctx.sink.add("EY811", f"case_id '{name}' is also on line {line}: each case of a "
-                         "dataset needs its own id", ctx.span(node),
+                         f"{where} needs its own id", ctx.span(node),
                          related=(Related(None, other_ctx.span(other), "first used here"),))
         else:
             first[name] = (ctx, node)
     result.facts["inputs"] = inputs
-    stem = PurePath(path).stem if path else ""
-    parent = PurePath(path).parent.name if path else ""
-    if path and parent == "datasets" and stem:
-        from evalyaml.analysis.text import Span
-        result.definitions.append(Definition(DATASET, stem, None, Span.point(0, 0), None))
+    alias = file_name(path or "", DATASET)
+    if alias:
+        result.definitions.append(Definition(DATASET, alias, None, Span.point(0, 0), None,
+                                             alias=True))
 
 
 __all__ = ["PACKAGE", "check_cases", "check_digests", "check_templates", "define", "refer",

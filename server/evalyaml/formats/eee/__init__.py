@@ -30,6 +30,7 @@ from evalyaml.formats.eee.ide import IDE
 from evalyaml.formats.eee.kinds import AGGREGATE, SAMPLES
 from evalyaml.formats.eee.rows import (
     NO_ROWS,
+    EditState,
     RowFacts,
     SamplesResult,
     check_samples,
@@ -100,8 +101,9 @@ def _samples(text: str, path: str | None, options: Options,
              cache: CaseCache | None) -> FileAnalysis:
     line_cache: LineCache[RowFacts] | None = \
         cache.format_state("eee-rows", LineCache) if cache is not None else None
-    return _samples_analysis(check_samples(text, strict=options.strict, cache=line_cache),
-                             path, options)
+    state = cache.format_state("eee-samples", EditState) if cache is not None else None
+    return _samples_analysis(check_samples(text, strict=options.strict, cache=line_cache,
+                                           state=state), path, options)
 
 
 def _samples_analysis(checked: SamplesResult, path: str | None, options: Options

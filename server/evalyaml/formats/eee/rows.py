@@ -13,8 +13,9 @@ know is said once per file and version (on its first row), not once per row.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from evalyaml.analysis.findings import Finding, FindingSink, Fix, TextEdit
@@ -25,7 +26,7 @@ from evalyaml.formats.eee import fastpath, hashes, versions
 from evalyaml.formats.eee.kinds import SAMPLES
 from evalyaml.formats.eee.schemacheck import SchemaCheck, json_type
 from evalyaml.syntax.json import read_json
-from evalyaml.syntax.lines import LineCache, LineResult, analyze_lines
+from evalyaml.syntax.lines import LineCache, LineResult, split_lines
 
 UNKNOWN_VERSION, NOT_OBJECT, NO_ROWS, SAMPLE_HASH, TOO_LONG = (
     "EY700", "EY710", "EY711", "EY725", "EY712")
@@ -192,14 +193,23 @@ class SamplesResult:
     evaluation_ids: dict[str, array[int]]  # value -> line, start, end, line, start, end, ...
     model_ids: dict[str, array[int]]
     first_row: int | None
+    unknown: bool = False  # a row declares a version we do not know (said once per file)
 
 
 class _Collect:
     """Rows' results, in order, into one file's findings and facts."""
 
-    def __init__(self, strict: bool, *, keep_cases: bool) -> None:
+    def __init__(self, strict: bool, *, keep_cases: bool,
+                 known: dict[int, tuple[RowFacts, CaseSummary]] | None = None,
+                 memo: dict[int, tuple[RowFacts, CaseSummary]] | None = None) -> None:
         self.strict = strict
         self.keep_cases = keep_cases
+        # line -> (its row's facts, its case) of the last analysis of this document (`known`)
+        # and of this one (`memo`): the line cache hands back the same facts for the same
+        # text, so a row that did not move keeps its case (building the spans of 100,000 rows
+        # was most of an edit's cost)
+        self.known = known
+        self.memo = memo
         self.result = SamplesResult([], [], 0, {}, {}, None)
         self._said_versions: set[str] = set()
 
@@ -209,6 +219,8 @@ class _Collect:
         if out.first_row is None:
             out.first_row = line
         out.rows += 1
+        if facts.unknown_version is not None:
+            out.unknown = True
         if result.findings:
             unknown = facts.unknown_version
             if unknown is None or unknown not in self._said_versions:
@@ -218,23 +230,113 @@ class _Collect:
         if line and text.startswith("\ufeff"):
             out.findings.extend(_stray_bom(line, self.strict))
         if self.keep_cases:
-            id_span = Span(Position(line, facts.id_cols[0]), Position(line, facts.id_cols[1])) \
-                if facts.id_cols else None
-            out.cases.append(CaseSummary(facts.sample_id, Span(Position(line, 0),
-                                                               Position(line, facts.end)),
-                                         id_span))
+            known = self.known.get(line) if self.known is not None else None
+            if known is not None and known[0] is facts:
+                case = known[1]
+            else:
+                id_span = Span(Position(line, facts.id_cols[0]),
+                               Position(line, facts.id_cols[1])) if facts.id_cols else None
+                case = CaseSummary(facts.sample_id, Span(Position(line, 0),
+                                                         Position(line, facts.end)), id_span)
+            out.cases.append(case)
+            if self.memo is not None:
+                self.memo[line] = (facts, case)
         _remember(out.evaluation_ids, facts.evaluation_id, line, facts.evaluation_cols)
         _remember(out.model_ids, facts.model_id, line, facts.model_cols)
 
 
-def check_samples(text: str, *, strict: bool, cache: LineCache[RowFacts] | None
-                  ) -> SamplesResult:
-    placed = analyze_lines(text, lambda line: check_row(line, strict=strict), cache=cache,
-                           context=("eee-row", strict))
-    collect = _Collect(strict, keep_cases=True)
-    for row in placed:
-        collect.add(row.line, row.text, row.result)
+@dataclass(slots=True)
+class EditState:
+    """A samples document's last analysis in the editor, kept between edits: the hash of each
+    line, and each row's facts and case by line (exactly the rows of that analysis). An edit
+    that changes a few rows in place, none of them blank before or after and none of their ids
+    or id columns, copies the rest of the last result instead of walking every row again."""
+
+    hashes: array[int] | None = None
+    result: SamplesResult | None = None
+    strict: bool = False
+    rows: dict[int, tuple[RowFacts, CaseSummary]] = field(default_factory=dict)
+    in_place: int = 0  # analyses that took the short way (tests read it)
+
+
+_IN_PLACE_MAX = 64
+"""More changed lines than this (a paste, a replace-all) take the whole walk."""
+
+
+def check_samples(text: str, *, strict: bool, cache: LineCache[RowFacts] | None,
+                  state: EditState | None = None) -> SamplesResult:
+    """`state`: the document's, in the editor (see `EditState`)."""
+    lines = split_lines(text)
+    hashes = array("q", map(hash, lines)) if state is not None else None
+
+    def row(line: str) -> LineResult[RowFacts]:
+        return cache.get(("eee-row", strict), line, _checker(strict)) if cache is not None \
+            else check_row(line, strict=strict)
+
+    if state is not None and hashes is not None:
+        quick = _in_place(lines, hashes, strict, state, row)
+        if quick is not None:
+            state.hashes, state.result = hashes, quick
+            state.in_place += 1
+            return quick
+    memo: dict[int, tuple[RowFacts, CaseSummary]] | None = {} if state is not None else None
+    collect = _Collect(strict, keep_cases=True, known=state.rows if state else None, memo=memo)
+    for number, line in enumerate(lines):
+        if line.strip(_BLANK):
+            collect.add(number, line, row(line))
+    if state is not None and memo is not None:
+        state.hashes, state.result, state.strict, state.rows = \
+            hashes, collect.result, strict, memo
     return collect.result
+
+
+_BLANK = " \t"
+
+
+def _checker(strict: bool) -> Callable[[str], LineResult[RowFacts]]:
+    return lambda line: check_row(line, strict=strict)
+
+
+def _in_place(lines: list[str], hashes: array[int], strict: bool, state: EditState,
+              row: Callable[[str], LineResult[RowFacts]]) -> SamplesResult | None:
+    before, old = state.result, state.hashes
+    if before is None or old is None or before.unknown or state.strict != strict \
+            or len(old) != len(hashes):
+        return None
+    if old == hashes:
+        return before
+    changed: list[int] = []
+    for number, (was, now) in enumerate(zip(old, hashes, strict=True)):
+        if was != now:
+            changed.append(number)
+            if len(changed) > _IN_PLACE_MAX:
+                return None
+    results: list[LineResult[RowFacts]] = []
+    for number in changed:
+        kept = state.rows.get(number)
+        if kept is None or not lines[number].strip(_BLANK):
+            return None  # a blank line before or after: the rows and first row change
+        result = row(lines[number])
+        prior, facts = kept[0], result.facts
+        if facts.unknown_version is not None or (
+                prior.evaluation_id, prior.evaluation_cols, prior.model_id,
+                prior.model_cols) != (facts.evaluation_id, facts.evaluation_cols,
+                                      facts.model_id, facts.model_cols):
+            return None  # the id tables change: walk them again
+        results.append(result)
+    collect = _Collect(strict, keep_cases=True, memo=state.rows)
+    for number, result in zip(changed, results, strict=True):
+        collect.add(number, lines[number], result)
+    gone = set(changed)
+    findings = [f for f in before.findings if f.span.start.line not in gone]
+    findings.extend(collect.result.findings)
+    findings.sort(key=lambda f: f.span.start.line)  # stable: each row's own order kept
+    cases = list(before.cases)
+    for number, case in zip(changed, collect.result.cases, strict=True):
+        index = bisect_left(cases, number, key=lambda c: c.span.start.line)
+        cases[index] = case
+    return SamplesResult(findings, cases, before.rows, before.evaluation_ids,
+                         before.model_ids, before.first_row)
 
 
 MAX_LINE = 16 * 1024 * 1024

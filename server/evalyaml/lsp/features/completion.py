@@ -53,7 +53,7 @@ def format_complete(req: Request, character: int) -> list[types.CompletionItem] 
 def complete_json(req: Request, position: types.Position) -> list[types.CompletionItem]:
     """Inside JSON objects and JSONL rows: keys and values from the kind's schema."""
     found = json_features.complete(req.doc, req.kind, req.mapper.core_position(position),
-                                   snippets=req.snippets)
+                                   snippets=req.snippets, workspace=req.workspace)
     return [item(req, one) for one in found]
 
 

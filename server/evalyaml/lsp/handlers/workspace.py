@@ -14,6 +14,7 @@ import logging
 
 from lsprotocol import types
 
+from evalyaml.formats import PROSE_SUFFIXES
 from evalyaml.lsp.documents import uri_to_path
 from evalyaml.lsp.session import EvalServer
 from evalyaml.lsp.settings import SECTION, Settings
@@ -23,7 +24,14 @@ from evalyaml.workspace.index import normalize
 log = logging.getLogger("evalyaml.lsp")
 
 CONFIG_FILES = ("evalyaml.toml", "pyproject.toml")
+# Prose an eval file names and the workspace adopts or checks for (an AgentV grader prompt,
+# `prompt: file://x.md`): without a watcher, a prompt edited, deleted or created on disk would
+# keep its old findings, and so would the suite that names it, until the next edit. Events for
+# such a file that nothing names cost a dictionary lookup in the index.
+NAMED_SUFFIXES = tuple(sorted(PROSE_SUFFIXES))
+WATCHED_SUFFIXES = EVAL_SUFFIXES + NAMED_SUFFIXES
 WATCHERS = ("**/*.{" + ",".join(s.lstrip(".") for s in EVAL_SUFFIXES) + "}",
+            "**/*.{" + ",".join(s.lstrip(".") for s in NAMED_SUFFIXES) + "}",
             "**/evalyaml.toml", "**/pyproject.toml")
 
 
@@ -50,7 +58,7 @@ def did_change_watched_files(ls: EvalServer, params: types.DidChangeWatchedFiles
             continue
         if path.name in CONFIG_FILES:
             reload = True
-        elif path.suffix.lower() in EVAL_SUFFIXES:
+        elif path.suffix.lower() in WATCHED_SUFFIXES:
             ls.engine.refresh(path)
     if reload:
         ls.engine.reload()
