@@ -33,6 +33,11 @@ FRAGMENTS = [
     "  - kind: regx\n", "judge_prompt_ref: judge/tone@1.0.0\n", "{{ outptu }}",
     "validated_at: 2020-01-01\n", "tpr: 91\n", "weight: 0\n", "combine: weighted_avg\n",
     "# yaml-language-server: $schema=https://evalyaml.dev/schemas/v1/rubric.schema.json\n",
+    # AgentV: graders, rubrics, dependencies, vars, prompt references.
+    "    assertions:\n      - type: contians\n", "      - type: composite\n",
+    "        mode: in-order\n", "    depends_on: [x, x]\n", "    vars: {q: 1}\n",
+    "{{ questoin }}", "prompt: file://prompts/support-grader.md\n", "prompt: missing.md\n",
+    "score_ranges: {0: a, 5: b}\n", "    mode: conversation\n", "weight: -1\n",
     '"schema_version": "0.2.0", ', '"schema_version": "9.9.9", ', '"single-turn"', '"agentic"',
     'NaN', ',}', ', "x": 1', '"evaluation_id": "other", ', '"model_id": "org/else", ', "null",
     '"total_rows": 99', '"checksum": "00"', '"sample_hash": "00", ', '"interactions": [], ',

@@ -82,3 +82,21 @@ async def test_hover_links_and_definition_on_a_prompt(session: Session) -> None:
     assert found == [types.Location(prompt, types.Range(types.Position(0, 0),
                                                          types.Position(0, 0)))]
     session.close(uri)
+
+
+async def test_a_bare_prompt_path_gets_the_file_scheme_in_one_click(session: Session) -> None:
+    from tests.lsp.test_actions import actions_for, edits_of
+
+    uri = session.open("agentv/evals/bare.eval.yaml", (
+        "tests:\n  - id: t1\n    input: héllo 😀\n    assertions:\n"
+        "      - {type: llm-grader, prompt: \"prompts/support-grader.md\"}  # 😀\n"))
+    found = [d for d in await session.diagnostics(uri) if d.code == "EY622"]
+    assert [(d.range, d.message) for d in found] == [(
+        session.rng(uri, 4, 35, 62),
+        "'prompts/support-grader.md' is sent to the grader as inline text, not read as a file: "
+        "write 'file://prompts/support-grader.md' to use the prompt file")]
+    actions = await actions_for(session, uri, found[0])
+    assert [(a.title, a.is_preferred) for a in actions] == [("Add 'file://'", True)]
+    assert edits_of(session, actions[0]) == {uri: [types.TextEdit(
+        session.rng(uri, 4, 35, 62), '"file://prompts/support-grader.md"')]}
+    session.close(uri)

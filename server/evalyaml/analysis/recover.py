@@ -53,6 +53,7 @@ LOCAL_CODES = frozenset({
     # reads its first key as the type, and the `type` line may be the hole
     "EY601", "EY602", "EY603", "EY607", "EY608", "EY610", "EY611", "EY615", "EY616",
     "EY620", "EY621", "EY622", "EY626", "EY627", "EY628", "EY630", "EY635",
+    "EY638", "EY640", "EY642",  # a setting's word, an input file, a provider: as written
     # Apastra: one digest, placeholder, pin or id as written; duplicate case ids
     "EY803", "EY804", "EY810", "EY811", "EY812", "EY813",
     # Every Eval Ever: the declared version, one value's type or enum, a key a closed
@@ -66,6 +67,10 @@ the hole removed (a missing key, a check's `kind`, `citations` without `citation
 and a code not listed here, a new format's included, is withheld there: recover less."""
 
 LOCAL_MESSAGES = {
+    # AgentV graders: a value as written (a mode, an aggregator type, a weight, a match type),
+    # not a field the grader lacks (which the hole may hold).
+    "EY636": re.compile(r"^(?:invalid mode '|aggregator type '|'weight' must be |invalid match "
+                        r"type ')"),
     "EY800": re.compile(r" must be one of | must be [^:]+, not | is not one of the types "
                         r"| does not match | does not allow '"),
 }

@@ -31,11 +31,11 @@ from evalyaml.analysis.options import Options
 from evalyaml.analysis.parse import ParsedText, parse_text
 from evalyaml.analysis.suggest import rank
 from evalyaml.analysis.text import LineIndex
-from evalyaml.analysis.yamltree import Mapping, Sequence
+from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
 from evalyaml.formats.agentv import detect, rules
 from evalyaml.formats.agentv.common import Context, pairs
 from evalyaml.formats.agentv.ide import IDE
-from evalyaml.formats.agentv.kinds import CASES, CONFIG, PROMPT, SUITE
+from evalyaml.formats.agentv.kinds import CASES, CONFIG, PROMPT, SUITE, TARGETS, WORKSPACE
 from evalyaml.formats.agentv.paths import prompt_candidates
 from evalyaml.formats.agentv.prompt import check_prompt
 from evalyaml.formats.agentv.suite import (
@@ -44,11 +44,14 @@ from evalyaml.formats.agentv.suite import (
     check_suite,
     check_test,
     check_tests,
+    check_workspace,
 )
+from evalyaml.formats.agentv.targets import KNOWN_PROVIDERS, PROVIDER_ALIASES, check_targets
 from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
-from evalyaml.syntax.jsonl import parse_jsonl
+from evalyaml.syntax.jsonl import parse_jsonl, require_objects
 
-__all__ = ["CASES", "CONFIG", "FORMAT", "PROMPT", "SUITE", "AgentvFormat"]
+__all__ = ["CASES", "CONFIG", "FORMAT", "PROMPT", "SUITE", "TARGETS", "WORKSPACE",
+           "AgentvFormat"]
 
 _REFS = "agentv.refs"
 
@@ -56,7 +59,7 @@ _REFS = "agentv.refs"
 class AgentvFormat:
     name = "agentv"
     title = "AgentV"
-    kinds: tuple[Kind, ...] = (SUITE, PROMPT, CASES, CONFIG)
+    kinds: tuple[Kind, ...] = (SUITE, PROMPT, CASES, CONFIG, WORKSPACE, TARGETS)
     suffixes = (".yaml", ".yml")
     ide: FormatIde = IDE
 
@@ -84,9 +87,19 @@ class AgentvFormat:
                 root = parsed.documents[0] if parsed.documents else None
                 facts = SuiteFacts()
                 ctx = Context(parsed, sink)
-                if kind is CASES:
+                if kind is TARGETS:
+                    check_targets(ctx, root, facts)
+                elif kind is WORKSPACE:
+                    _workspace_file(ctx, root, facts)
+                elif kind is CASES:
                     if isinstance(root, Sequence):
-                        check_tests(ctx, root.items, facts)
+                        check_tests(ctx, root.items, facts, cases_file=True)
+                    elif root is not None and not (isinstance(root, Scalar) and
+                                                   root.value is None):
+                        # `parseYamlCases`: anything but an array fails the whole suite.
+                        ctx.add("EY605", "a cases file must hold a YAML list of tests "
+                                "(\"External test file must contain a YAML array\"): agentv "
+                                "cannot load the suite", ctx.span(_first_key(root)))
                 elif _five_x(root):
                     sink.add("EY633", "an AgentV 5.x suite (providers/prompts): evalyaml checks "
                              "the 4.x format (npm agentv 4.x) and leaves this file unchecked",
@@ -110,6 +123,23 @@ class AgentvFormat:
         return sink.findings
 
 
+def _workspace_file(ctx: Context, root: Node | None, facts: SuiteFacts) -> None:
+    """A suite's external workspace file: `agentv validate` applies the repo rules to it, and
+    its template and hook paths are relative to its own folder."""
+    if isinstance(root, Mapping):
+        check_workspace(ctx, None, root, facts)
+    elif root is not None and not (isinstance(root, Scalar) and root.value is None):
+        ctx.add("EY600", "a workspace file must hold a YAML mapping (\"External workspace file "
+                "must contain a YAML object\"): agentv cannot set up the workspace",
+                ctx.span(_first_key(root)))
+
+
+def _first_key(root: Node) -> Node:
+    if isinstance(root, Mapping) and root.pairs:
+        return root.pairs[0][0]
+    return root
+
+
 def _five_x(root: object) -> bool:
     return isinstance(root, Mapping) and any(k.text in rules.FIVE_X_KEYS for k, _ in pairs(root))
 
@@ -121,6 +151,7 @@ def _five_x_key(root: object) -> Mapping:
 
 def _cases_jsonl(text: str, sink: FindingSink, result: FileAnalysis) -> None:
     doc = parse_jsonl(text, sink)
+    require_objects(doc, sink, what="each line of an AgentV cases file")
     parsed = ParsedText(text, doc.lines, [], ok=True)
     facts = SuiteFacts()
     for row in doc.rows:
@@ -137,12 +168,16 @@ def _record(result: FileAnalysis, facts: SuiteFacts, path: str | None, options: 
         return
     folder = PurePath(path).parent
     for ref in facts.refs:
-        if ref.role in ("prompt", "bare-prompt", "content-file"):
+        if ref.role in ("prompt", "bare-prompt", "content-file", "input-file",
+                        "prompt-command"):
             # A bare path is not adopted (AgentV sends it as text); it links, for the fix.
             result.file_refs.append(FileRef(ref.span, prompt_candidates(
                 folder, ref.name, options.root), PROMPT if ref.role == "prompt" else None))
         elif ref.role == "workspace-path":
             result.file_refs.append(FileRef(ref.span, (os.path.normpath(folder / ref.name),)))
+        elif ref.role == "workspace-file":
+            result.file_refs.append(FileRef(ref.span, (os.path.normpath(folder / ref.name),),
+                                            WORKSPACE))
         elif ref.role in ("tests", "tests-entry"):
             adopt = PurePath(ref.name).suffix.lower() in rules.TEST_FILE_EXTENSIONS
             result.file_refs.append(FileRef(ref.span, (os.path.normpath(folder / ref.name),),
@@ -172,17 +207,41 @@ def _check_ref(ref: SuiteRef, path: Path, roots: list[Path], files: NamedFiles,
     if ref.role == "type":
         _custom_type(ref, roots, files, sink)
         return
+    if ref.role == "tests-glob":
+        return
+    if ref.role == "provider":
+        _custom_provider(ref, roots, files, sink)
+        return
+    if ref.role == "prompt-command":
+        if _first_existing(ref.name, roots, files) is None:
+            sink.add("EY621", f"prompt command file not found: {ref.name} (searched from the "
+                     "suite's folder up to the workspace root); the loader refuses the grader "
+                     "and skips the test", ref.span)
+        return
+    if ref.role == "input-file":
+        if _first_existing(ref.name, roots, files) is None:
+            sink.add("EY640", f"File not found: {ref.name} (searched from the suite's folder up "
+                     "to the workspace root): the loader warns and sends the input without it",
+                     ref.span)
+        return
     if ref.role == "content-file":
         if _first_existing(ref.name, roots, files) is None:
             sink.add("EY621", f"Referenced file not found: {ref.name} (searched from the "
                      "suite's folder up to the workspace root)", ref.span)
         return
+    if ref.role == "workspace-file":
+        target = files.resolve(path.parent, ref.name)
+        if target is None or files.exists(target):
+            return  # outside the workspace roots: not ours to say
+        sink.add("EY621", f"Workspace file not found: {ref.name} (relative to the suite's "
+                 "folder); the loader cannot set up the workspace", ref.span)
+        return
     if ref.role == "workspace-path":
         target = files.resolve(path.parent, ref.name)
-        if target is not None and (files.exists(target) or target.is_dir()):
-            return
-        sink.add("EY621", f"workspace path not found: {ref.name} (relative to the suite's "
-                 "folder); the workspace cannot be set up", ref.span)
+        if target is None or files.exists(target) or target.is_dir():
+            return  # outside the workspace roots: not ours to say
+        sink.add("EY621", f"workspace path not found: {ref.name} (relative to the folder of "
+                 "the file naming it); the workspace cannot be set up", ref.span)
         return
     if ref.role in ("prompt", "bare-prompt"):
         found = _first_existing(ref.name, roots, files)
@@ -217,13 +276,50 @@ def _first_existing(name: str, roots: list[Path], files: NamedFiles) -> Path | N
     return None
 
 
+_PROVIDER_EXTENSIONS = (".ts", ".js", ".mts", ".mjs")
+
+
+def _custom_provider(ref: SuiteRef, roots: list[Path], files: NamedFiles,
+                     sink: FindingSink) -> None:
+    for root in roots:
+        for ext in _PROVIDER_EXTENSIONS:
+            target = files.resolve(root, f".agentv/providers/{ref.name}{ext}")
+            if target is not None and files.exists(target):
+                return
+    known = (*KNOWN_PROVIDERS, *PROVIDER_ALIASES, *_custom_stems(roots, "providers"))
+    ranked = rank(ref.name, known)
+    hint = f"; did you mean '{ranked[0]}'?" if ranked else \
+        f" (known: {', '.join(KNOWN_PROVIDERS)})"
+    sink.add("EY642", f"Unknown provider '{ref.name}': no built-in provider and no custom "
+             f"provider .agentv/providers/{ref.name}.ts (or .js) above the file{hint}", ref.span,
+             fixes=tuple(Fix(f"Replace with '{r}'", (TextEdit(ref.span, r),), preferred=i == 0)
+                         for i, r in enumerate(ranked[:3])))
+
+
+def _custom_stems(roots: list[Path], folder: str = "assertions") -> list[str]:
+    """The custom assertion (or provider) names above the file, for the did-you-mean only (which
+    name exists is decided through `NamedFiles`, so a new script re-checks the file)."""
+    stems: list[str] = []
+    for root in roots:
+        try:
+            with os.scandir(root / ".agentv" / folder) as entries:
+                for entry in entries:
+                    stem, ext = os.path.splitext(entry.name)
+                    if ext.lower() in rules.ASSERTION_SCRIPT_EXTENSIONS and \
+                            stem not in stems and entry.is_file():
+                        stems.append(stem)
+        except OSError:
+            continue
+    return stems
+
+
 def _custom_type(ref: SuiteRef, roots: list[Path], files: NamedFiles, sink: FindingSink) -> None:
     for root in roots:
         for ext in rules.ASSERTION_SCRIPT_EXTENSIONS:
             target = files.resolve(root, f".agentv/assertions/{ref.name}{ext}")
             if target is not None and files.exists(target):
                 return
-    ranked = rank(ref.name, rules.GRADER_KINDS)
+    ranked = rank(ref.name, (*rules.GRADER_KINDS, *_custom_stems(roots)))
     hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
     sink.add("EY613", f"Unknown assertion type '{ref.raw}': no grader kind and no custom "
              f"assertion .agentv/assertions/{ref.name}.ts (or .js) above the suite{hint}",

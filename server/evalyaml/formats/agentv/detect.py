@@ -10,14 +10,15 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
-from evalyaml.formats.agentv.kinds import CONFIG, SUITE
+from evalyaml.formats.agentv.kinds import CONFIG, SUITE, TARGETS
 from evalyaml.formats.base import Claim, Tier
 
 _SCHEMA = re.compile(
     r"""^\$schema[ \t]*:[ \t]*["']?(?P<id>[A-Za-z0-9._:/-]+)["']?[ \t]*(?:#.*)?$""",
     re.MULTILINE)
 _SUITE_IDS = frozenset({"agentv-eval-v2"})
-_CONFIG_IDS = frozenset({"agentv-targets-v2.2", "agentv-config-v2"})
+_CONFIG_IDS = frozenset({"agentv-config-v2"})
+_TARGETS_IDS = frozenset({"agentv-targets-v2.2"})
 _TESTS_KEY = re.compile(r"^(?:tests|eval_cases|evalcases)[ \t]*:", re.MULTILINE)
 _SUITE_NAME = re.compile(r"(?:^|\.)eval\.ya?ml$", re.IGNORECASE)
 
@@ -30,13 +31,16 @@ def claim(text: str, path: str | None) -> Claim | None:
             return Claim(SUITE, Tier.DIRECTIVE, f"$schema is {ident}")
         if ident in _CONFIG_IDS:
             return Claim(CONFIG, Tier.DIRECTIVE, f"$schema is {ident}")
+        if ident in _TARGETS_IDS:
+            return Claim(TARGETS, Tier.DIRECTIVE, f"$schema is {ident}")
     if path is None:
         return None
     pure = PurePath(path)
     name = pure.name
-    if pure.parent.name == ".agentv" and name.lower() in (
-            "config.yaml", "config.yml", "targets.yaml", "targets.yml"):
-        return Claim(CONFIG, Tier.PATH, "AgentV reads .agentv/config.yaml and targets.yaml")
+    if pure.parent.name == ".agentv" and name.lower() in ("targets.yaml", "targets.yml"):
+        return Claim(TARGETS, Tier.PATH, "AgentV reads its targets from .agentv/targets.yaml")
+    if pure.parent.name == ".agentv" and name.lower() in ("config.yaml", "config.yml"):
+        return Claim(CONFIG, Tier.PATH, "AgentV reads .agentv/config.yaml")
     if _SUITE_NAME.search(name):
         # A bare `eval.yaml` is also Hugging Face's inspect task card: only with `tests:`.
         if name.lower() in ("eval.yaml", "eval.yml") and name[0] == "e" and \

@@ -3,7 +3,8 @@
 A suite is what `agentv eval` runs; a grader prompt (`prompt: file://x.md`) and an external cases
 file (`tests: cases.yaml`, `- file://more.jsonl`) are checked only as what a suite that names
 them says they are (adopted), never by guessing from their shape. `.agentv/config.yaml` and
-`targets.yaml` are recognised so that nothing else claims them; they get no rules yet.
+`targets.yaml` are recognised so that nothing else claims them; targets files get the
+structural rules of `targets-validator.ts`, config files none yet.
 """
 
 from __future__ import annotations
@@ -14,3 +15,7 @@ SUITE = FormatKind("agentv", "AgentV eval suite", None)
 PROMPT = FormatKind("agentv", "AgentV grader prompt", None)
 CASES = FormatKind("agentv", "AgentV cases file", None)
 CONFIG = FormatKind("agentv", "AgentV config file", None)
+# `workspace: shared/workspace.yaml`: the suite's workspace, kept in its own file.
+WORKSPACE = FormatKind("agentv", "AgentV workspace file", None)
+# `.agentv/targets.yaml` (or `$schema: agentv-targets-v2.2`): the targets a suite runs against.
+TARGETS = FormatKind("agentv", "AgentV targets file", None)

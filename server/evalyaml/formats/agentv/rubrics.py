@@ -17,9 +17,15 @@ from evalyaml.formats.agentv import rules
 from evalyaml.formats.agentv.common import Context, pairs, text_of
 
 
-def check_assertion_rubrics(ctx: Context, items: Sequence) -> None:
+def check_assertion_rubrics(ctx: Context, items: Sequence, *, strings: bool = False) -> None:
+    """`strings`: a `rubrics` grader's `criteria:` turns string items into rubrics first."""
     for index, item in enumerate(items.items):
         if not isinstance(item, Mapping):
+            if not (strings and isinstance(item, Scalar) and isinstance(item.value, str)):
+                ctx.add("EY631", f"rubric {index + 1} is not a mapping: the loader skips it "
+                        "(\"Skipping invalid rubric entry ... (expected object)\"); write "
+                        "'- outcome: ...'", ctx.span(item) if item.end > item.start
+                        else ctx.point(item))
             continue
         values = {key.text: (key, value) for key, value in pairs(item)}
         rubric_id = text_of(values["id"][1]) if "id" in values else None

@@ -34,9 +34,9 @@ ROLE_MARKERS = ("@[System]:", "@[User]:", "@[Assistant]:", "@[Tool]:")
 TEST_FILE_EXTENSIONS = (".yaml", ".yml", ".jsonl")
 ASSERTION_SCRIPT_EXTENSIONS = (".ts", ".js", ".mts", ".mjs", ".cts", ".cjs")
 RUBRIC_OPERATORS = ("correctness", "contradiction")
-# A test runs only with one of these (the loader skips it silently otherwise).
-GRADED_BY = ("criteria", "expected_outcome", "expected_output", "assertions", "assert",
-             "evaluator", "evaluators", "turns")
+# A test runs only with one of these (the loader skips it otherwise: `hasEvaluationSpec` in
+# yaml-parser.ts; the deprecated `evaluators:` does not count).
+GRADED_BY = ("criteria", "expected_outcome", "expected_output", "assertions", "assert", "turns")
 
 TEMPLATE_VARIABLES = ("input", "output", "expected_output", "criteria", "metadata",
                       "metadata_json", "rubrics", "rubrics_json", "file_changes", "tool_calls")

@@ -25,9 +25,12 @@ from evalyaml.analysis.text import Span
 from evalyaml.analysis.yamltree import Mapping, Node, PyValue, Scalar, Sequence
 from evalyaml.formats.agentv import rules
 from evalyaml.formats.agentv.common import Context, is_null, pairs, quoted_like, text_of
+from evalyaml.formats.agentv.depends import Dependency, check_dependencies
+from evalyaml.formats.agentv.graders import check_grader_fields
 from evalyaml.formats.agentv.jsregex import js_regex_error
 from evalyaml.formats.agentv.meta import merge, plain, pretty, rubric_items, suite_payload
 from evalyaml.formats.agentv.rubrics import check_assertion_rubrics, check_inline_rubrics
+from evalyaml.formats.agentv.testvars import check_vars
 
 _NAME = re.compile(r"^[a-z0-9-]+$")
 _ENV = "${{"
@@ -55,8 +58,10 @@ class SuiteRef:
 class SuiteFacts:
     refs: list[SuiteRef] = field(default_factory=list)
     test_ids: list[tuple[str, Span]] = field(default_factory=list)
+    depends: list[Dependency] = field(default_factory=list)
     cases: list[CaseSummary] = field(default_factory=list)
     suite_meta: dict[str, PyValue] = field(default_factory=dict)
+    suite_input_files: bool = False  # the suite has `input_files` (a list with a string)
     current: dict[str, PyValue] | None = None  # the test being checked
 
 
@@ -74,6 +79,9 @@ def check_suite(ctx: Context, root: Node | None, facts: SuiteFacts) -> None:
                                      plain(values["governance"][1]) if "governance" in values
                                      else None)
     _name_and_version(ctx, values)
+    if "input_files" in values:
+        facts.suite_input_files = _string_items(values["input_files"][1])
+        _input_file_refs(ctx, values["input_files"][1], facts)
     if "input" in values:
         key, value = values["input"]
         _suite_input(ctx, key, value)
@@ -100,10 +108,21 @@ def check_suite(ctx: Context, root: Node | None, facts: SuiteFacts) -> None:
                 ctx.at(key, value))
         return
     check_tests(ctx, value.items, facts)
+    external = any(ref.role in ("tests-entry", "tests-glob") for ref in facts.refs)
+    check_dependencies(ctx, [test_id for test_id, _ in facts.test_ids], facts.depends,
+                       complete=not external)
 
 
-def check_tests(ctx: Context, items: list[Node], facts: SuiteFacts) -> None:
+def check_tests(ctx: Context, items: list[Node], facts: SuiteFacts, *,
+                cases_file: bool = False) -> None:
+    """`cases_file`: a cases file's items are tests only (`parseYamlCases` throws on anything
+    else, a `file://` string included: only a suite's list expands them)."""
     for item in items:
+        if cases_file and not isinstance(item, Mapping):
+            ctx.add("EY605", "each item of a cases file must be a test mapping (\"External test "
+                    "file contains non-object entry\"): agentv cannot load the suite",
+                    ctx.span(item) if item.end > item.start else ctx.point(item))
+            continue
         if isinstance(item, Scalar) and isinstance(item.value, str):
             if item.value.startswith("file://"):
                 _tests_entry(ctx, item, facts)
@@ -125,8 +144,9 @@ def _duplicate_ids(ctx: Context, facts: SuiteFacts) -> None:
     for test_id, span in facts.test_ids:
         if test_id in seen:
             first = seen[test_id]
-            ctx.add("EY607", f"duplicate test id '{test_id}' (first at line {first.start.line + 1})"
-                    ": results, baselines and `depends_on` tell tests apart by id", span)
+            ctx.add("EY607", f"Duplicate test ID '{test_id}' (first at line "
+                    f"{first.start.line + 1}): agentv eval stops before running any test "
+                    "(each test must have a unique ID)", span)
         else:
             seen[test_id] = span
 
@@ -201,6 +221,11 @@ def _tests_entry(ctx: Context, item: Scalar, facts: SuiteFacts) -> None:
         ctx.add("EY620", f"Unsupported file extension '{suffix}' for tests path "
                 f"'{item.value}'. Supported extensions: {', '.join(rules.TEST_FILE_EXTENSIONS)}",
                 ctx.span(item))
+    if any(c in name for c in "*?{"):
+        # A glob (`resolveFileReference` in case-file-loader.ts): no match is only a warning
+        # at run time, and evalyaml does not expand globs.
+        facts.refs.append(SuiteRef("tests-glob", name, ctx.span(item), item.style, item.text))
+        return
     facts.refs.append(SuiteRef("tests-entry", name, ctx.span(item), item.style, item.text))
 
 
@@ -240,9 +265,12 @@ def check_test(ctx: Context, test: Mapping, facts: SuiteFacts) -> None:
         elif is_null(value) or (isinstance(value, Scalar) and not isinstance(value.value, str)):
             ctx.add("EY604", "Invalid 'input' field (must be a string, a mapping or an array of "
                     "messages)", ctx.at(key, value))
-    elif "turns" not in values:
-        ctx.add("EY604", "the test has no 'input' (\"Missing 'input' field (must be a string or "
-                "array of messages)\")", ctx.span(id_pair[0]) if id_pair else head)
+    else:
+        also = " (a conversation's turns do not stand in for it)" if "turns" in values else ""
+        ctx.add("EY604", "the test has no 'input': agentv validate refuses it and the loader "
+                "skips it (\"Missing 'input' field (must be a string or array of messages)\")"
+                f"{also}", ctx.span(id_pair[0]) if id_pair else head)
+    _input_files(ctx, values, facts)
     if "expected_output" in values:
         _expected_output(ctx, *values["expected_output"], facts)
     _effective(ctx, test, values, facts, test_id=test_id, id_pair=id_pair)
@@ -255,6 +283,10 @@ def check_test(ctx: Context, test: Mapping, facts: SuiteFacts) -> None:
         if isinstance(value, Sequence):
             check_inline_rubrics(ctx, value)
     _conversation(ctx, values)
+    _ignored_values(ctx, values)
+    check_vars(ctx, values)
+    if "depends_on" in values and test_id:
+        _depends_on(ctx, test_id, values["depends_on"][1], facts)
     if "workspace" in values:
         check_workspace(ctx, *values["workspace"], facts)
     if not any(name in values for name in rules.GRADED_BY):
@@ -262,6 +294,50 @@ def check_test(ctx: Context, test: Mapping, facts: SuiteFacts) -> None:
         also = " ('rubrics' alone does not count)" if "rubrics" in values else ""
         ctx.add("EY632", "agentv skips this test without a word: it has nothing to grade; give "
                 f"it 'criteria', 'expected_output', 'assertions' or 'turns'{also}", where)
+
+
+def _input_files(ctx: Context, values: dict[str, tuple[Scalar, Node]],
+                 facts: SuiteFacts) -> None:
+    """`expandInputFilesShorthand`: with `input_files` (the test's, else the suite's) the input
+    must be a string, or the loader has no input and skips the test."""
+    own = values.get("input_files")
+    files = own[1] if own is not None else None
+    if files is not None:
+        _input_file_refs(ctx, files, facts)
+    effective = _string_items(files) if own is not None else facts.suite_input_files
+    execution = values["execution"][1] if "execution" in values else None
+    if own is None and isinstance(execution, Mapping):
+        skip = execution.get("skip_defaults")
+        if isinstance(skip, Scalar) and skip.value is True:
+            effective = False
+    pair = values.get("input")
+    if not effective or pair is None:
+        return
+    key, value = pair
+    if isinstance(value, Scalar) and isinstance(value.value, str):
+        return
+    if is_null(value) or isinstance(value, Scalar):
+        return  # EY604 already
+    where = "the test's" if own is not None else "the suite's"
+    ctx.add("EY604", f"with {where} 'input_files' the 'input' must be a string: the loader "
+            "builds no input from files plus messages and skips the test", ctx.span(key))
+
+
+def _input_file_refs(ctx: Context, node: Node, facts: SuiteFacts) -> None:
+    """`input_files` become `{type: file}` content (`expandInputFilesShorthand`), resolved like
+    any content file; `agentv validate` does not look, the loader warns when one is missing."""
+    if not isinstance(node, Sequence):
+        return
+    for item in node.items:
+        name = text_of(item)
+        if name and isinstance(item, Scalar) and _ENV not in name and "{{" not in name:
+            facts.refs.append(SuiteRef("input-file", name, ctx.span(item), item.style,
+                                       item.text))
+
+
+def _string_items(node: Node | None) -> bool:
+    return isinstance(node, Sequence) and any(
+        isinstance(item, Scalar) and isinstance(item.value, str) for item in node.items)
 
 
 def _effective(ctx: Context, test: Mapping, values: dict[str, tuple[Scalar, Node]],
@@ -415,10 +491,12 @@ def check_assertion(ctx: Context, item: Mapping, facts: SuiteFacts, *,
         return
     if kind in rules.DEPRECATED_GRADER_KINDS:
         new = rules.DEPRECATED_GRADER_KINDS[kind]
-        ctx.add("EY635", f"assertion type '{raw}' is deprecated: use '{new}'",
+        ctx.add("EY635", f"assertion type '{raw}' is deprecated: the loader skips this grader; "
+                f"use '{new}'",
                 ctx.span(type_node), fixes=(ctx.rename_fix(type_node, new),)
                 if isinstance(type_node, Scalar) else ())
-    elif kind not in rules.GRADER_KINDS:
+        return
+    if kind not in rules.GRADER_KINDS:
         if isinstance(type_node, Scalar) and _ENV not in raw:
             facts.refs.append(SuiteRef("type", kind, ctx.span(type_node), type_node.style,
                                       type_node.text))
@@ -433,6 +511,10 @@ def check_assertion(ctx: Context, item: Mapping, facts: SuiteFacts, *,
             ctx.add("EY614", f"Assertion type '{kind}' requires a 'value' field (string).",
                     ctx.at(*value_pair) if value_pair else ctx.span(type_node))
             return
+        if not text and value_pair is not None:
+            ctx.add("EY614", f"an empty 'value': the loader skips this {kind} grader "
+                    f"(\"Skipping {kind} evaluator ...: missing value\")", ctx.span(value_pair[1]))
+            return
         if kind == "regex" and value_pair is not None and _ENV not in text:
             problem = js_regex_error(text)
             if problem:
@@ -445,17 +527,25 @@ def check_assertion(ctx: Context, item: Mapping, facts: SuiteFacts, *,
             ctx.add("EY614", f"Assertion type '{kind}' requires a 'value' field (non-empty "
                     "string array).", ctx.at(*value_pair) if value_pair else ctx.span(type_node))
             return
+        if not any(text_of(item) is not None for item in value_pair[1].items):
+            ctx.add("EY614", f"'value' holds no string: the loader skips this {kind} grader "
+                    "(\"value must be a non-empty string array\")", ctx.span(value_pair[0]))
+            return
+    if not composite_member:
+        check_grader_fields(ctx, kind, values, type_node)
     if "required" in values:
         _required(ctx, *values["required"])
     if "prompt" in values:
         rubrics = values.get("rubrics") or values.get("criteria")
         _prompt(ctx, values["prompt"][1], facts,
                 rubric_items(plain(rubrics[1])) if rubrics is not None else [])
-    if kind in ("llm-grader", "rubrics", "rubric"):
-        for name in ("rubrics", "criteria"):
-            listed = values[name][1] if name in values else None
-            if isinstance(listed, Sequence):
-                check_assertion_rubrics(ctx, listed)
+    # `type: rubrics` reads its items from `criteria:` (strings allowed); `llm-grader` and the
+    # legacy `rubric` from `rubrics:` (mappings only).
+    listed_name = "criteria" if kind == "rubrics" else "rubrics"
+    if kind in ("llm-grader", "rubrics", "rubric") and listed_name in values:
+        listed = values[listed_name][1]
+        if isinstance(listed, Sequence):
+            check_assertion_rubrics(ctx, listed, strings=kind == "rubrics")
     if kind == "composite":
         aggregator = values.get("aggregator")
         if aggregator is not None and isinstance(aggregator[1], Mapping):
@@ -484,6 +574,9 @@ def _required(ctx: Context, key: Scalar, value: Node) -> None:
 
 def _prompt(ctx: Context, value: Node, facts: SuiteFacts,
             rubrics: list[PyValue] | None = None) -> None:
+    if isinstance(value, Mapping):
+        _prompt_command(ctx, value, facts)
+        return
     text = text_of(value)
     if text is None or not isinstance(value, Scalar) or _ENV in text:
         return
@@ -495,6 +588,66 @@ def _prompt(ctx: Context, value: Node, facts: SuiteFacts,
     elif _BARE_PATH.match(text.strip()):
         facts.refs.append(SuiteRef("bare-prompt", text.strip(), ctx.span(value), value.style,
                                   value.text))
+
+
+def _prompt_command(ctx: Context, value: Mapping, facts: SuiteFacts) -> None:
+    """`prompt: {command: [bun, run, prompt.ts]}`: the last argument is resolved like a prompt
+    file (search roots) and must exist, or the loader throws and skips the test; the script is
+    never read or run here."""
+    pair = value.pair("command") or value.pair("script")
+    command = pair[1] if pair else None
+    if not isinstance(command, Sequence) or not command.items:
+        if not (isinstance(command, Scalar) and isinstance(command.value, str)
+                and _ENV in command.value):
+            ctx.add("EY636", "a prompt object needs a 'command' array (\"prompt object requires "
+                    "command array\"): the loader refuses this grader and skips the test",
+                    ctx.at(pair[0], command) if pair else ctx.span(pairs(value)[0][0])
+                    if value.pairs else ctx.span(value))
+        return
+    last = command.items[-1]
+    name = text_of(last)
+    if name and isinstance(last, Scalar) and _ENV not in name:
+        facts.refs.append(SuiteRef("prompt-command", name, ctx.span(last), last.style,
+                                   last.text))
+
+
+_CHOICES = {"aggregation": ("mean", "min", "max"), "on_turn_failure": ("continue", "stop"),
+            "on_dependency_failure": ("skip", "fail", "run")}
+
+
+def _ignored_values(ctx: Context, values: dict[str, tuple[Scalar, Node]]) -> None:
+    """Values `yaml-parser.ts` reads only when they are one of a few words: anything else is
+    dropped without a word and the default applies."""
+    for name, choices in _CHOICES.items():
+        if name not in values:
+            continue
+        key, value = values[name]
+        text = text_of(value)
+        if text in choices or (text is not None and _ENV in text):
+            continue
+        ranked = rank(text, choices) if text else []
+        hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
+        shown = text if text is not None else (value.text if isinstance(value, Scalar) else "")
+        ctx.add("EY638", f"'{name}: {shown}' is ignored without a word (must be one of "
+                f"{', '.join(choices)}): the default applies{hint}", ctx.at(key, value),
+                fixes=(ctx.rename_fix(value, ranked[0]),)
+                if ranked and isinstance(value, Scalar) else ())
+    if "window_size" in values:
+        key, value = values["window_size"]
+        number = value.value if isinstance(value, Scalar) else None
+        if not (isinstance(number, (int, float)) and not isinstance(number, bool)
+                and number >= 1) and not (isinstance(number, str) and _ENV in number):
+            ctx.add("EY638", "'window_size' is ignored without a word unless it is a number "
+                    ">= 1: the whole conversation is sent", ctx.at(key, value))
+
+
+def _depends_on(ctx: Context, test_id: str, value: Node, facts: SuiteFacts) -> None:
+    if not isinstance(value, Sequence):
+        return
+    for item in value.items:
+        name = text_of(item)
+        if name is not None and _ENV not in name:
+            facts.depends.append(Dependency(test_id, name, ctx.span(item)))
 
 
 def _conversation(ctx: Context, values: dict[str, tuple[Scalar, Node]]) -> None:
@@ -538,7 +691,7 @@ def _workspace_paths(ctx: Context, value: Mapping, facts: SuiteFacts) -> None:
     suite's folder, a hook's `cwd` first). Checked in the cross check; never run."""
     template = value.get("template")
     name = text_of(template)
-    if name and isinstance(template, Scalar) and _ENV not in name:
+    if name and isinstance(template, Scalar) and _ENV not in name and "{{" not in name:
         facts.refs.append(SuiteRef("workspace-path", name, ctx.span(template), template.style,
                                    template.text))
     hooks = value.get("hooks")
@@ -554,7 +707,10 @@ def _workspace_paths(ctx: Context, value: Mapping, facts: SuiteFacts) -> None:
             continue
         for arg in command.items:
             text = text_of(arg)
-            if text is None or not isinstance(arg, Scalar) or _ENV in text or \
+            # `{{workspace_path}}` and friends are filled in when the hook runs
+            # (`script-executor.ts`); `agentv validate` reports them, wrongly.
+            if text is None or not isinstance(arg, Scalar) or _ENV in text or "{{" in text or \
+                    "{{" in cwd or \
                     not (text.startswith(("./", "../")) or text.endswith(_SCRIPT_SUFFIXES)):
                 continue
             facts.refs.append(SuiteRef("workspace-path",
@@ -562,8 +718,15 @@ def _workspace_paths(ctx: Context, value: Mapping, facts: SuiteFacts) -> None:
                                        ctx.span(arg), arg.style, arg.text))
 
 
-def check_workspace(ctx: Context, key: Scalar, value: Node,
+def check_workspace(ctx: Context, key: Scalar | None, value: Node,
                     facts: SuiteFacts | None = None) -> None:
+    if isinstance(value, Scalar) and isinstance(value.value, str) and value.value.strip():
+        # `workspace: shared/workspace.yaml`: the loader throws when it is missing
+        # ("Workspace file not found"), agentv validate says "Failed to load".
+        if facts is not None and _ENV not in value.value:
+            facts.refs.append(SuiteRef("workspace-file", value.value, ctx.span(value),
+                                       value.style, value.text))
+        return
     if not isinstance(value, Mapping):
         return
     if facts is not None:
