@@ -451,6 +451,24 @@ def _lines(stream: BinaryIO, max_line: int) -> Iterator[tuple[int, bytes | None,
         if last_cr and chunk[:1] == b"\n":
             start = 1  # the LF of a CRLF split between chunks
         last_cr = False
+        if not too_long and b"\r" not in chunk:  # LF only: split in C, the common case
+            parts = (chunk[start:] if start else chunk).split(b"\n")
+            tail = parts.pop()
+            for part in parts:
+                line = part
+                if pending:
+                    pending += part
+                    line = bytes(pending)
+                    pending.clear()
+                yield (number, None, len(line)) if len(line) > max_line else \
+                    (number, line, len(line))
+                number += 1
+            if len(pending) + len(tail) > max_line:
+                too_long = len(pending) + len(tail)
+                pending.clear()
+            else:
+                pending += tail
+            continue
         while True:
             cut = _next_break(chunk, start)
             if cut < 0:
