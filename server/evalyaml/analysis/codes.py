@@ -214,6 +214,11 @@ CODES: dict[str, Code] = _catalogue(
     Code("EY641", "agentv-targets", B,
          "`.agentv/targets.yaml` is not a `targets` list of named targets with a provider."),
     Code("EY642", "agentv-unknown-provider", C, "A target's `provider` is no known provider."),
+    Code("EY643", "agentv-config", B,
+         "`.agentv/config.yaml` breaks a rule `agentv validate` reports as an error."),
+    Code("EY644", "agentv-config-warning", C,
+         "`.agentv/config.yaml` has a field `agentv validate` warns about (unexpected, "
+         "deprecated, misplaced or empty)."),
     # EY700-EY799: Every Eval Ever (seed 003), aggregates and samples files.
     Code("EY700", "eee-unknown-version", C,
          "`schema_version` names a version evalyaml has no schema for."),

@@ -35,10 +35,11 @@ def test_every_agentv_code_has_a_mistakes_file() -> None:
 @pytest.mark.parametrize("path", MISTAKES, ids=lambda p: p.name)
 def test_each_mistakes_file_gives_its_code(path: Path) -> None:
     code = path.name.split(".")[0]
-    # A code about another AgentV file (a targets file) keeps it in a folder named after it.
+    # A code about another AgentV file (a targets or config file) keeps it in a folder named
+    # after it.
     folder = EXAMPLES / "mistakes" / code
     found = _codes(path, EXAMPLES / "mistakes" / "prompts",
-                   *([folder / ".agentv" / "targets.yaml"] if folder.is_dir() else []))
+                   *sorted((folder / ".agentv").glob("*.yaml")))
     mine = {str(f["code"]) for f in found
             if str(f["path"]).endswith("/" + path.name) or f"/prompts/{code}" in str(f["path"])
             or f"/{code}/" in str(f["path"])}

@@ -34,6 +34,7 @@ from evalyaml.analysis.text import LineIndex
 from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
 from evalyaml.formats.agentv import detect, rules
 from evalyaml.formats.agentv.common import Context, pairs
+from evalyaml.formats.agentv.config import check_config
 from evalyaml.formats.agentv.ide import IDE
 from evalyaml.formats.agentv.kinds import CASES, CONFIG, PROMPT, SUITE, TARGETS, WORKSPACE
 from evalyaml.formats.agentv.paths import prompt_candidates
@@ -83,11 +84,13 @@ class AgentvFormat:
             _cases_jsonl(text, sink, result)
         else:
             parsed = parse_text(text, sink)
-            if parsed.usable and kind is not CONFIG:  # recovered around a syntax error too
+            if parsed.usable:  # recovered around a syntax error too
                 root = parsed.documents[0] if parsed.documents else None
                 facts = SuiteFacts()
                 ctx = Context(parsed, sink)
-                if kind is TARGETS:
+                if kind is CONFIG:
+                    check_config(ctx, root, path)
+                elif kind is TARGETS:
                     check_targets(ctx, root, facts)
                 elif kind is WORKSPACE:
                     _workspace_file(ctx, root, facts)

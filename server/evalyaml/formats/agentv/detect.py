@@ -14,7 +14,7 @@ from evalyaml.formats.agentv.kinds import CONFIG, SUITE, TARGETS
 from evalyaml.formats.base import Claim, Tier
 
 _SCHEMA = re.compile(
-    r"""^\$schema[ \t]*:[ \t]*["']?(?P<id>[A-Za-z0-9._:/-]+)["']?[ \t]*(?:#.*)?$""",
+    r"""^\$schema[ \t]*:[ \t]*["']?(?P<id>[A-Za-z0-9._:/-]+)["']?[ \t]*(?:#.*)?\r?$""",
     re.MULTILINE)
 _SUITE_IDS = frozenset({"agentv-eval-v2"})
 _CONFIG_IDS = frozenset({"agentv-config-v2"})

@@ -4,7 +4,8 @@ A suite is what `agentv eval` runs; a grader prompt (`prompt: file://x.md`) and 
 file (`tests: cases.yaml`, `- file://more.jsonl`) are checked only as what a suite that names
 them says they are (adopted), never by guessing from their shape. `.agentv/config.yaml` and
 `targets.yaml` are recognised so that nothing else claims them; targets files get the
-structural rules of `targets-validator.ts`, config files none yet.
+structural rules of `targets-validator.ts`, config files those of `config-validator.ts`
+(`config.py`).
 """
 
 from __future__ import annotations
