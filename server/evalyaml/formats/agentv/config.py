@@ -79,11 +79,11 @@ def _project_scope(path: str | None) -> bool:
     if path is None:
         return False
     home = os.environ.get("AGENTV_HOME") or ""
-    config_dir = Path(home) if home and home != "undefined" else Path.home() / ".agentv"
     try:
+        config_dir = Path(home) if home and home != "undefined" else Path.home() / ".agentv"
         if Path(path).resolve() == (config_dir / "config.yaml").resolve():
             return False
-    except OSError:
+    except (OSError, RuntimeError):  # no home folder to compare with
         pass
     return ".agentv" in re.split(r"[\\/]", str(PurePath(path)))
 
