@@ -54,6 +54,7 @@ LOCAL_CODES = frozenset({
     "EY601", "EY602", "EY603", "EY607", "EY608", "EY610", "EY611", "EY615", "EY616",
     "EY620", "EY621", "EY622", "EY626", "EY627", "EY628", "EY630", "EY635",
     "EY638", "EY640", "EY642",  # a setting's word, an input file, a provider: as written
+    "EY644",  # a config file's warnings: one key or value as written (not EY643: a missing mode)
     # Apastra: one digest, placeholder, pin or id as written; duplicate case ids
     "EY803", "EY804", "EY810", "EY811", "EY812", "EY813",
     # Every Eval Ever: the declared version, one value's type or enum, a key a closed
