@@ -148,7 +148,7 @@ def cursor_at(text: str, offset: int) -> JsonCursor | None:
             else:
                 top.expect = "comma"
         index = max(end, index + 1)
-    return _between(text, stack, offset)
+    return _inside(text, stack, offset, offset, quoted=False, between=True)
 
 
 def _colon_follows(text: str, end: int) -> bool:
@@ -156,34 +156,19 @@ def _colon_follows(text: str, end: int) -> bool:
     return rest.startswith(":")
 
 
-def _inside(text: str, stack: list[_Frame], start: int, end: int, *, quoted: bool
-            ) -> JsonCursor | None:
+def _inside(text: str, stack: list[_Frame], start: int, end: int, *, quoted: bool,
+            between: bool = False) -> JsonCursor | None:
+    """The slot of a token at [start, end), or (`between`) of the empty place between tokens,
+    where a name already read waits for its colon: no key is being written there."""
     if not stack:
         return None
     top = stack[-1]
     present = frozenset(top.keys)
-    if top.is_object and top.expect in ("key", "colon"):
+    key_states = ("key",) if between else ("key", "colon")
+    if top.is_object and top.expect in key_states:
         return JsonCursor(_path(stack), Slot.KEY, None, start, end, quoted, present,
                           _colon_follows(text, end))
-    if top.is_object and top.expect == "value":
-        return JsonCursor(_path(stack), Slot.VALUE, top.key, start, end, quoted, present,
-                          False)
-    if not top.is_object and top.expect == "value":
-        return JsonCursor(_path(stack), Slot.VALUE, None, start, end, quoted, present, False)
-    return None
-
-
-def _between(text: str, stack: list[_Frame], offset: int) -> JsonCursor | None:
-    if not stack:
-        return None
-    top = stack[-1]
-    present = frozenset(top.keys)
-    if top.is_object and top.expect == "key":
-        return JsonCursor(_path(stack), Slot.KEY, None, offset, offset, False, present,
-                          _colon_follows(text, offset))
-    if top.is_object and top.expect == "value":
-        return JsonCursor(_path(stack), Slot.VALUE, top.key, offset, offset, False, present,
-                          False)
-    if not top.is_object and top.expect == "value":
-        return JsonCursor(_path(stack), Slot.VALUE, None, offset, offset, False, present, False)
+    if top.expect == "value":
+        return JsonCursor(_path(stack), Slot.VALUE, top.key if top.is_object else None, start,
+                          end, quoted, present, False)
     return None
