@@ -77,18 +77,25 @@ def _git_folder(source: Path, target: Path) -> Path:
     return target
 
 
+def run(agentv: str, root: Path, runs: int) -> tuple[dict[str, list[str]], dict[str, list[str]],
+                                                     float, float]:
+    """Both tools `runs` times on `root`, taking turns: each one's findings (the last run's)
+    and its median wall time."""
+    a_times, e_times = [], []
+    a_found: dict[str, list[str]] = {}
+    e_found: dict[str, list[str]] = {}
+    for _ in range(runs):
+        a_found, a_time = agentv_findings(agentv, root)
+        e_found, e_time = evalyaml_findings(root)
+        a_times.append(a_time)
+        e_times.append(e_time)
+    return a_found, e_found, statistics.median(a_times), statistics.median(e_times)
+
+
 def compare(agentv: str, source: Path, runs: int, title: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = _git_folder(source, Path(tmp) / "ws")
-        a_times: list[float] = []
-        e_times: list[float] = []
-        a_found: dict[str, list[str]] = {}
-        e_found: dict[str, list[str]] = {}
-        for _ in range(runs):
-            a_found, a_time = agentv_findings(agentv, folder)
-            e_found, e_time = evalyaml_findings(folder)
-            a_times.append(a_time)
-            e_times.append(e_time)
+        a_found, e_found, a_med, e_med = run(agentv, folder, runs)
     names = sorted(set(a_found) | set(e_found))
     print(f"\n## {title}\n")
     print("| file | agentv validate (JSON path) | evalyaml check (line:col code) |")
@@ -104,7 +111,6 @@ def compare(agentv: str, source: Path, runs: int, title: str) -> None:
         print(f"| {name} | {a_text} | {e_text} |")
     print(f"\nfiles with a finding: agentv {caught_a}/{len(names)}, evalyaml {caught_e}/"
           f"{len(names)}")
-    a_med, e_med = statistics.median(a_times), statistics.median(e_times)
     print(f"median wall time over {runs} runs: agentv validate {a_med:.3f} s, evalyaml check "
           f"{e_med:.3f} s (ratio {a_med / e_med:.2f}x)")
 

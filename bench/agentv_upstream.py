@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import statistics
 import subprocess
 import sys
 import tarfile
@@ -29,7 +28,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from agentv_side_by_side import DEFAULT_AGENTV, agentv_findings, evalyaml_findings
+from agentv_side_by_side import DEFAULT_AGENTV, run
 
 F = "examples/features/"
 # (file, text as upstream wrote it, planted text, the evalyaml code expected)
@@ -171,19 +170,6 @@ def plant(root: Path) -> list[tuple[str, int, str]]:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
     return where
-
-
-def run(agentv: str, root: Path, runs: int) -> tuple[dict[str, list[str]], dict[str, list[str]],
-                                                     float, float]:
-    a_times, e_times = [], []
-    a_found: dict[str, list[str]] = {}
-    e_found: dict[str, list[str]] = {}
-    for _ in range(runs):
-        a_found, a_time = agentv_findings(agentv, root)
-        e_found, e_time = evalyaml_findings(root)
-        a_times.append(a_time)
-        e_times.append(e_time)
-    return a_found, e_found, statistics.median(a_times), statistics.median(e_times)
 
 
 def codes(found: dict[str, list[str]]) -> Counter[str]:
