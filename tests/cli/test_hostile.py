@@ -15,11 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from evalyaml.analysis.codes import CODE_PATTERN
+
 TODAY = "2026-11-21"
 MODELINE = b"# yaml-language-server: $schema=https://evalyaml.dev/schemas/v1/dataset.schema.json\n"
 TIMEOUT = 20  # seconds; a hang fails the test instead of the suite
 FINDING = re.compile(r"^(?P<path>[^\s:]+):(?P<line>\d+):(?P<col>\d+): "
-                     r"(?P<severity>error|warning|information|hint) (?P<code>EY\d{3}) \S")
+                     r"(?P<severity>error|warning|information|hint) "
+                     rf"(?P<code>{CODE_PATTERN.pattern}) \S")
 
 
 @dataclass

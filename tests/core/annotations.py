@@ -46,13 +46,16 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
+from evalyaml.analysis.codes import CODE_PATTERN
+
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _HEADER = re.compile(r"^\s*#!\s*(?P<key>[a-z_]+)\s*(?::\s*(?P<value>.*?))?\s*$")
-_CARET = re.compile(r"^(?P<lead>\s*#\s*)(?P<carets>\^+)\s+(?P<code>EY\d{3})\s+(?P<message>.*?)\s*$")
+_CARET = re.compile(r"^(?P<lead>\s*#\s*)(?P<carets>\^+)\s+"
+                    rf"(?P<code>{CODE_PATTERN.pattern})\s+(?P<message>.*?)\s*$")
 _END = r"(?:(?P<{0}line>[+-]?\d+):)?(?P<{0}col>\d+)"
 _EXPLICIT = re.compile(
     r"^\s*#@\s+" + _END.format("s") + r"\.\." + _END.format("e")
-    + r"\s+(?P<code>EY\d{3})\s+(?P<message>.*?)\s*$"
+    + r"\s+(?P<code>EY(?:\d{3}|[A-Z]{2}\d{3}))\s+(?P<message>.*?)\s*$"
 )
 _LOOKS_LIKE_ANNOTATION = re.compile(r"^\s*#\s*(?:\^|@|!)")
 

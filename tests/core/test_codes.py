@@ -7,7 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.codes import CODES, CodeClass, Severity, severity_of
+from evalyaml.analysis.codes import (
+    CODE_PATTERN,
+    CODES,
+    ENGINE_CODES,
+    OWNERS,
+    Code,
+    CodeClass,
+    Severity,
+    register,
+    severity_of,
+    sort_key,
+)
+from evalyaml.formats import FORMATS
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "diagnostics.md"
 CLASS_NAMES = {"BROKEN": CodeClass.BROKEN, "CONTRACT": CodeClass.CONTRACT,
@@ -15,21 +27,53 @@ CLASS_NAMES = {"BROKEN": CodeClass.BROKEN, "CONTRACT": CodeClass.CONTRACT,
 
 
 def test_codes_are_well_formed_and_grouped() -> None:
-    groups = {"1": "yaml", "2": "contract", "3": "references", "4": "judge", "5": "dialects",
-              "6": "agentv", "7": "every-eval-ever", "8": "apastra"}
+    """The catalogue is the engine's codes and every registered format's, each declared once by
+    its owner; a tagged format's codes all carry its one tag, which no other format uses."""
+    assert list(CODES) == sorted(CODES, key=sort_key)
+    declared = [c.code for c in ENGINE_CODES] + [c.code for f in FORMATS for c in f.codes]
+    assert sorted(declared, key=sort_key) == list(CODES)
+    assert {c.code: "engine" for c in ENGINE_CODES} | {
+        c.code: f.name for f in FORMATS for c in f.codes} == OWNERS
+    tags: dict[str, str] = {}
     for code_id, code in CODES.items():
-        assert re.fullmatch(r"EY[1-9]\d\d", code_id), code_id
+        assert CODE_PATTERN.fullmatch(code_id), code_id
         assert code.code == code_id
-        assert code_id[2] in groups
+        assert not code_id.startswith("EY9"), "EY9xx stays free (docs/diagnostics.md)"
+        if not code_id[2].isdigit():
+            assert tags.setdefault(code_id[2:4], OWNERS[code_id]) == OWNERS[code_id], code_id
         assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", code.name), code.name
         assert code.summary.endswith(".")
         assert code.doc_url.endswith(f"diagnostics.md#{code_id.lower()}")
     assert len({c.name for c in CODES.values()}) == len(CODES)
 
 
+def test_a_code_is_declared_once_and_well_formed() -> None:
+    """A second owner for a code, a reused name or a malformed id is refused at registration,
+    and the catalogue is left as it was."""
+    before = dict(CODES)
+    taken = CODES["EY601"]
+    with pytest.raises(ValueError, match="EY601 is already agentv's"):
+        register("other", [Code("EY601", "other-unknown-key", taken.code_class, "x.",
+                                taken.recovery)])
+    with pytest.raises(ValueError, match="name 'yaml-syntax' is already EY101's"):
+        register("other", [Code("EYZZ001", "yaml-syntax", taken.code_class, "x.",
+                                taken.recovery)])
+    for malformed in ("EY9", "EY1000", "EYP001", "EYpf001", "XY100"):
+        with pytest.raises(ValueError, match="malformed code"):
+            register("other", [Code(malformed, "x", taken.code_class, "x.", taken.recovery)])
+    assert before == CODES
+
+
+def test_a_code_without_recovery_does_not_construct() -> None:
+    """Forgetting how a code behaves beside a syntax error is an error, not silence."""
+    with pytest.raises(TypeError):
+        Code("EYZZ001", "zz", CodeClass.CONTRACT, "x.")  # type: ignore[call-arg]
+
+
 def test_contents_table_matches_the_catalogue() -> None:
     docs = DOCS.read_text(encoding="utf-8")
-    table = re.findall(r"^\| \[(EY\d{3})\]\(#(ey\d{3})\) \| ([a-z0-9-]+) \| ([A-Z]+) \|$", docs,
+    table = re.findall(r"^\| \[(EY(?:\d{3}|[A-Z]{2}\d{3}))\]\(#(ey(?:\d{3}|[a-z]{2}\d{3}))\) "
+                       r"\| ([a-z0-9-]+) \| ([A-Z]+) \|$", docs,
                        re.MULTILINE)
     assert [(code, anchor) for code, anchor, _, _ in table] == [
         (c, c.lower()) for c in CODES]

@@ -86,7 +86,7 @@ def test_recovery_can_be_turned_off() -> None:
     assert not parsed.usable and parsed.documents == [] and parsed.holes == ()
 
 
-@pytest.mark.parametrize("code", ["EY201", "EY401", "EY502", "EY999"])
+@pytest.mark.parametrize("code", ["EY201", "EY401", "EY502", "EY609"])
 def test_the_mask_withholds_what_the_hole_may_explain(code: str) -> None:
     sink = FindingSink(strict=False)
     parse_text("- id: a\n  input: x: y\n  other: 1\n", sink)

@@ -45,12 +45,15 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
+from evalyaml.analysis.codes import CODE_PATTERN
+
 _FILE = re.compile(r"^//-\s+(?P<path>\S+)\s*$")
 _HEADER = re.compile(r"^#!\s*(?P<key>[a-z_]+)\s*(?::\s*(?P<value>.*?))?\s*$")
-_CARET = re.compile(r"^(?P<lead>//~\s*)(?P<carets>\^+)\s+(?P<code>EY\d{3})\s+(?P<message>.*?)\s*$")
+_CARET = re.compile(r"^(?P<lead>//~\s*)(?P<carets>\^+)\s+"
+                    rf"(?P<code>{CODE_PATTERN.pattern})\s+(?P<message>.*?)\s*$")
 _END = r"(?:(?P<{0}line>[+-]?\d+):)?(?P<{0}col>\d+)"
 _EXPLICIT = re.compile(r"^//@\s+" + _END.format("s") + r"\.\." + _END.format("e")
-                       + r"\s+(?P<code>EY\d{3})\s+(?P<message>.*?)\s*$")
+                       + r"\s+(?P<code>EY(?:\d{3}|[A-Z]{2}\d{3}))\s+(?P<message>.*?)\s*$")
 _ANNOTATION = re.compile(r"^//[~@]")
 _EXPECT = re.compile(r"^//=\s*(?P<feature>definition|hover)\s*:\s*(?P<answer>.*?)\s*$")
 CURSOR = "$0"

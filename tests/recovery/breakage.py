@@ -9,12 +9,12 @@ the unbroken and the broken file compared by (code, range):
 - *nothing new*: no finding may appear away from the broken line that the unbroken file lacks
   (syntax errors excepted: where the parser notices a broken line is as before);
 - *kept*: findings outside the broken line's own mapping about one key or value
-  (`recover.LOCAL_CODES`) must all still be reported for block YAML breakages (an unquoted
-  ': ', an unclosed flow collection or quote). Other findings there may be withheld on purpose
-  (a "missing key" whose key may sit on the broken line); findings under the broken line go
-  with it; a tab indent blanks more (how deep it was meant is unknown);
+  (codes whose `Recovery` is `Scope.LOCAL`) must all still be reported for block YAML
+  breakages (an unquoted ': ', an unclosed flow collection or quote). Other findings there
+  may be withheld on purpose (a "missing key" whose key may sit on the broken line); findings
+  under the broken line go with it; a tab indent blanks more (how deep it was meant is unknown);
 - *missing keys*: when the broken line starts with a plain key, a "missing key" finding of the
-  unbroken file naming only other keys (`recover.MISSING_MESSAGES`) is still reported beside
+  unbroken file naming only other keys (`Recovery.missing`) is still reported beside
   and above it (`lost_missing`), except on the first line after it (a mapping's findings move
   there when the broken line was its first key).
 
@@ -30,14 +30,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from evalyaml.analysis.codes import CODES, Scope
 from evalyaml.analysis.findings import Finding
-from evalyaml.analysis.recover import LOCAL_CODES, MISSING_MESSAGES
 from evalyaml.analysis.suggest import rank
 from evalyaml.workspace.index import Workspace
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
 SYNTAX = frozenset({"EY101", "EY103", "EY106", "EY110"})
+LOCAL_CODES = frozenset(c for c, code in CODES.items() if code.recovery.scope is Scope.LOCAL)
 
 Key = tuple[str, int, int, int, int]
 _LINE_NAMED = re.compile(r"\bline (\d+)\b")
@@ -310,13 +311,14 @@ def _block_key(line: str) -> str | None:
 def _names_another_key(finding: Finding, broken_key: str | None) -> bool:
     """A "missing key" finding about keys none of which is, or is close to, the broken
     line's own key (or a key that would silence it): the unbroken file's finding stands."""
-    missing = MISSING_MESSAGES.get(finding.code)
-    if broken_key is None or missing is None or missing[0].search(finding.message) is None:
+    recovery = CODES[finding.code].recovery
+    if broken_key is None or recovery.missing is None or \
+            recovery.missing.search(finding.message) is None:
         return False
     names = re.findall(r"'([^']*)'", finding.message)
     return bool(names) and not any(
         name == broken_key or rank(broken_key, [name]) or rank(name, [broken_key])
-        for name in (*names, *missing[1]))
+        for name in (*names, *recovery.silenced_by))
 
 
 def _compare(tally: Tally, where: str, base: list[Finding], found: set[Key], *, block: range,

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from wshelpers import Tree, dataset, judge, rubric
 
+from evalyaml.analysis.codes import CODE_PATTERN
 from evalyaml.checker import check_paths, workspace_root
 from evalyaml.cli import main
 
@@ -29,7 +30,8 @@ EY3XX_RANGES = {
 
 
 def _expected(path: Path) -> str:
-    match = re.match(r"# expect: (EY\d{3})", path.read_text("utf-8").splitlines()[0])
+    match = re.match(rf"# expect: ({CODE_PATTERN.pattern})",
+                     path.read_text("utf-8").splitlines()[0])
     assert match, f"{path.name} has no '# expect:' first line"
     return match.group(1)
 

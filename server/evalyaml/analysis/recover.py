@@ -14,7 +14,8 @@ What the blanks remove must not become findings: the author's keys may sit on th
 - on the lines next to a hole (the key lines of the mappings and lists it sits in, the
   document's first line, the sibling keys of its own mapping, the first line of a list item
   whose `- ` stayed), every finding but those about one key or value as written
-  (`LOCAL_CODES`), and of those a missing-items count and a wrong type on an empty value.
+  (codes whose `Recovery`, declared with each code, is `Scope.LOCAL`), and of those a
+  missing-items count and a wrong type on an empty value.
 A key whose whole block value falls in a hole joins the hole, so no empty value is invented.
 A finding elsewhere is about text the parser read exactly as it was written, so it stays. Where
 the structure around the error is unclear the hole is larger (recover less, never invent).
@@ -25,6 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from evalyaml.analysis.codes import Recovery, Scope, recovery_of
 from evalyaml.analysis.suggest import rank
 from evalyaml.analysis.text import LineIndex, Span
 from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
@@ -40,88 +42,6 @@ cases gets two tries, a case or a rubric all twelve."""
 def max_holes(text: str) -> int:
     return max(2, min(MAX_HOLES, RECOVERY_CHARACTERS // max(len(text), 1)))
 
-LOCAL_CODES = frozenset({
-    "EY102", "EY108",  # duplicate key, unsafe tag: the parser's own, on what it read
-    "EY210", "EY211", "EY506",  # duplicate ids: a hole can only remove one of the two
-    "EY202", "EY203", "EY204", "EY205", "EY206", "EY207", "EY208", "EY209",  # one key or value
-    "EY300", "EY301", "EY302", "EY303", "EY304", "EY309",  # a reference as written
-    "EY402", "EY403", "EY404", "EY405", "EY406",  # one judge value
-    "EY500", "EY513", "EY514", "EY515", "EY517", "EY518",  # one Padosoft key or value
-    # AgentV: a key's name (unknown, deprecated), one value as written (name, version,
-    # criteria, expected_output, role markers, regex, `required`, a path, a rubric's operator
-    # or score), duplicate test ids. Not an assertion's type (EY613): an item without `type`
-    # reads its first key as the type, and the `type` line may be the hole
-    "EY601", "EY602", "EY603", "EY607", "EY608", "EY610", "EY611", "EY615", "EY616",
-    "EY620", "EY621", "EY622", "EY626", "EY627", "EY628", "EY630", "EY635",
-    "EY638", "EY640", "EY642",  # a setting's word, an input file, a provider: as written
-    "EY644",  # a config file's warnings: one key or value as written (not EY643: a missing mode)
-    # Apastra: one digest, placeholder, pin or id as written; duplicate case ids
-    "EY803", "EY804", "EY810", "EY811", "EY812", "EY813",
-    # Every Eval Ever: the declared version, one value's type or enum, a key a closed
-    # object does not allow
-    "EY700", "EY702", "EY703", "EY704",
-    "EY726",  # the datastore path: read from the file's path, not its text
-})
-"""Codes whose findings depend only on the key or value they sit on. Next to a hole (on the
-lines that own it and on its sibling keys) only these are kept: any other rule may read what
-the hole removed (a missing key, a check's `kind`, `citations` without `citation_evidence`),
-and a code not listed here, a new format's included, is withheld there: recover less."""
-
-LOCAL_MESSAGES = {
-    # AgentV graders: a value as written (a mode, an aggregator type, a weight, a match type),
-    # not a field the grader lacks (which the hole may hold).
-    "EY636": re.compile(r"^(?:invalid mode '|aggregator type '|'weight' must be |invalid match "
-                        r"type ')"),
-    "EY800": re.compile(r" must be one of | must be [^:]+, not | is not one of the types "
-                        r"| does not match | does not allow '"),
-}
-"""Codes that cover every schema mistake (Apastra's EY800): local when the message says the
-mistake is one value's type, enum or pattern, or a key its object does not allow; a missing key,
-too few items or a failed `oneOf` stays withheld."""
-
-VALUE_CODES = frozenset({"EY505", "EY507", "EY509", "EY510", "EY511", "EY512"})
-"""Codes that say either "missing" (on the line that owns the mapping) or "this value is
-wrong" (on the value): kept on a sibling key's line, withheld on an owning line."""
-
-KEY_CODES = frozenset({
-    "EY633",  # an AgentV 5.x marker key: the first such key of the root
-    "EY705", "EY706",  # EEE: a key misspelt or close to a known one, beside its siblings
-    "EY801",  # Apastra: a key close to one its open object knows, beside its siblings
-})
-"""Codes about a key's name among its sibling keys. Kept on a line that owns a hole (the hole
-lies below it, its siblings are all there), withheld on a line beside one (a sibling may have
-been on the broken line) and on the owners of a tab-indented hole (its level is unknown)."""
-
-MISSING_MESSAGES: dict[str, tuple[re.Pattern[str], tuple[str, ...]]] = {
-    "EY201": (re.compile(r"missing required key '|needs one of '"), ("kind", "score_type")),
-    "EY207": (re.compile(r" only applies together with '"), ()),
-    **{code: (re.compile(r"has no '"), ()) for code in (
-        "EY501", "EY502", "EY505", "EY507", "EY508", "EY509", "EY510", "EY511", "EY512",
-        "EY606")},
-    "EY604": (re.compile(r"has no 'input'"), ("turns",)),
-    "EY605": (re.compile(r"has no 'tests'"), ("eval_cases", "evalcases")),
-    "EY631": (re.compile(r"has no 'outcome'"), ("criteria", "score_ranges")),
-    "EY800": (re.compile(r" is a required property$"), ()),
-}
-"""Findings that say a key is absent ("missing required key 'x'", "has no 'x'"), with the
-keys that would silence them or select the requirement, unnamed (a test with `turns` needs no
-`input`; a regex check, by its `kind`, needs a `pattern`). Withheld next to
-a hole only when the key may have been on the broken line: when every hole's own key is known
-(`Hole.key`), a finding whose quoted names and silencing keys are all neither equal nor close
-to a hole's key is kept (the blanks removed that key and its value, nothing else), except on
-the first line after a hole, where a mapping's findings go when the hole was its first key."""
-
-SIBLING_READS: dict[str, tuple[str, ...]] = {
-    "EY212": ("kind", "pattern", "flags"),  # a regex check's pattern
-    "EY213": ("kind", "schema"),  # a json_schema check's schema
-    "EY401": ("score_type", "level_names"),
-    "EY617": ("mode", "turns", "expected_output", "aggregation", "on_turn_failure",
-              "window_size"),
-}
-"""Codes that read a few named keys of one mapping. On a sibling key's line (not a line that
-owns the hole: what it reads may hold the hole) such a finding is kept when every hole's key is
-known and none of them is, or is close to, a key it reads."""
-
 _QUOTED = re.compile(r"'([^']*)'")
 
 _KEY = re.compile(r"""(?:"([^"\\]*)"|'([^']*)'"""  # quoted
@@ -130,9 +50,6 @@ _KEY = re.compile(r"""(?:"([^"\\]*)"|'([^']*)'"""  # quoted
 """A block mapping key at a line's content column: plain (no `: ` or ` #` inside) or quoted."""
 
 _BLOCK_HEADER = re.compile(r":[ \t]+[|>][-+0-9]*$")
-
-_ABSENT_CONSTRAINTS = ("needs at least", "only applies together with")
-"""EY207 messages (minItems, dependentRequired) that count what a hole may hold."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -400,29 +317,33 @@ class Mask:
         return found
 
     def hides(self, code: str, message: str, span: Span) -> bool:
+        """Whether a finding of `code` is one the blanks may have caused: each code's
+        `Recovery` (declared with the code, `analysis.codes`) says what it may have read."""
         start, end = span.start.line, span.end.line
         if start in self._hole_lines or end in self._hole_lines:
             return True
         if code in self._joint_codes and (start in self._joints or end in self._joints):
             return True
         if start in self._owners or start in self._siblings:
-            if code in VALUE_CODES and start in self._siblings and span.start != span.end and \
-                    (start not in self._owners or (self._keys is not None
-                                                    and "has no '" not in message)):
+            recovery = recovery_of(code)
+            if recovery.scope is Scope.VALUE and start in self._siblings and \
+                    span.start != span.end and (start not in self._owners or (
+                        self._keys is not None and "has no '" not in message)):
                 return False  # a sibling's value as written (on `- id: 7311` too)
             if start in self._siblings and start not in self._owners and \
-                    self._reads_no_hole(SIBLING_READS.get(code)):
+                    self._reads_no_hole(recovery.reads):
                 return False
-            if self._absent_elsewhere(code, message, start):
+            if self._absent_elsewhere(recovery, message, start):
                 return False
-            if code in KEY_CODES and start not in self._siblings and start not in self._loose:
+            if recovery.scope is Scope.KEY and start not in self._siblings and \
+                    start not in self._loose:
                 return False
-            if code not in LOCAL_CODES:
-                local = LOCAL_MESSAGES.get(code)
+            if recovery.scope is not Scope.LOCAL:
+                local = recovery.local_when
                 return local is None or local.search(message) is None
-            if code == "EY207" and any(m in message for m in _ABSENT_CONSTRAINTS):
+            if recovery.hidden_when is not None and recovery.hidden_when.search(message):
                 return True
-            if code == "EY202" and span.start == span.end:
+            if recovery.hide_empty and span.start == span.end:
                 return True  # an empty value: its lines may have been the hole
         return False
 
@@ -431,16 +352,14 @@ class Mask:
             name == key or rank(key, [name]) or rank(name, [key])
             for name in reads for key in self._keys)
 
-    def _absent_elsewhere(self, code: str, message: str, line: int) -> bool:
+    def _absent_elsewhere(self, recovery: Recovery, message: str, line: int) -> bool:
         """A "missing key" finding about keys none of which may be a hole's own key."""
-        missing = MISSING_MESSAGES.get(code)
-        if self._keys is None or missing is None or line in self._after:
+        if self._keys is None or recovery.missing is None or line in self._after:
             return False
-        pattern, silencing = missing
         names = _QUOTED.findall(message)
-        return pattern.search(message) is not None and bool(names) and not any(
+        return recovery.missing.search(message) is not None and bool(names) and not any(
             name == key or rank(key, [name]) or rank(name, [key])
-            for name in (*names, *silencing) for key in self._keys)
+            for name in (*names, *recovery.silenced_by) for key in self._keys)
 
     def _first_content(self, lines: LineIndex) -> list[int]:
         """The root mapping's first line (where its own findings go)."""

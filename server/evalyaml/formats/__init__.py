@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
+from evalyaml.analysis.codes import register
 from evalyaml.analysis.kinds import Kind, modeline_schema
 from evalyaml.formats import agentv, apastra, contract, eee, padosoft
 from evalyaml.formats.base import Claim, Format, NearMiss, Refusal, Tier
@@ -17,6 +18,9 @@ from evalyaml.formats.base import Claim, Format, NearMiss, Refusal, Tier
 FORMATS: tuple[Format, ...] = (contract.FORMAT, padosoft.FORMAT, agentv.FORMAT, eee.FORMAT,
                                apastra.FORMAT)
 FALLBACK: Format = FORMATS[0]
+
+for _format in FORMATS:
+    register(_format.name, _format.codes)
 
 _BY_NAME: dict[str, Format] = {f.name: f for f in FORMATS}
 # The syntax files with no suffix any format declares are read as (what evalyaml always read).

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 if TYPE_CHECKING:
+    from evalyaml.analysis.codes import Code
     from evalyaml.analysis.dataset import CaseCache, CaseMapper
     from evalyaml.analysis.findings import Finding
     from evalyaml.analysis.kinds import Kind
@@ -195,6 +196,11 @@ class Format(Protocol):
 
     @property
     def ide(self) -> FormatIde: ...
+
+    @property
+    def codes(self) -> tuple[Code, ...]:
+        """Every diagnostic code the format's rules report, declared in its `codes.py` with
+        class, summary and recovery; the registry adds them to the catalogue."""
 
     def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
         """Whether this format's conventions name the file; from the path and the text only.

@@ -23,6 +23,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path, PurePath
 
+from evalyaml.analysis.codes import Code
 from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding, FindingSink, Fix, TextEdit
 from evalyaml.analysis.kinds import Kind
@@ -33,6 +34,7 @@ from evalyaml.analysis.suggest import rank
 from evalyaml.analysis.text import LineIndex
 from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
 from evalyaml.formats.agentv import detect, rules
+from evalyaml.formats.agentv.codes import CODES
 from evalyaml.formats.agentv.common import Context, pairs
 from evalyaml.formats.agentv.config import check_config
 from evalyaml.formats.agentv.ide import IDE
@@ -63,6 +65,7 @@ class AgentvFormat:
     kinds: tuple[Kind, ...] = (SUITE, PROMPT, CASES, CONFIG, WORKSPACE, TARGETS)
     suffixes = (".yaml", ".yml")
     ide: FormatIde = IDE
+    codes: tuple[Code, ...] = CODES
 
     def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
         return detect.claim(text, path)

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path, PurePath
 from typing import Any
 
+from evalyaml.analysis.codes import Code
 from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding, FindingSink
 from evalyaml.analysis.kinds import FormatKind, Kind
@@ -33,6 +34,7 @@ from evalyaml.analysis.yamltree import (
     to_python,
 )
 from evalyaml.formats.apastra import detect, openkeys, rules, schemas
+from evalyaml.formats.apastra.codes import CODES
 from evalyaml.formats.apastra.context import Context, string_at
 from evalyaml.formats.apastra.cross import cross_check
 from evalyaml.formats.apastra.ide import IDE
@@ -62,6 +64,7 @@ class ApastraFormat:
     kinds: tuple[Kind, ...] = KINDS
     suffixes = detect.SUFFIXES
     ide: FormatIde = IDE
+    codes: tuple[Code, ...] = CODES
 
     def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
         return detect.claim(text, path, root)

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from evalyaml.analysis.codes import Code
 from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding
 from evalyaml.analysis.kinds import FileKind, Kind, NotOurs, folder_kind, modeline_kind
@@ -20,6 +21,7 @@ from evalyaml.analysis.segments import has_questions_line
 from evalyaml.analysis.text import LineIndex
 from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal, Tier
 from evalyaml.formats.contract.analyze import analyze_contract
+from evalyaml.formats.contract.codes import CODES
 
 # A root key one or two letters away from `questions` whose first item is a case (`- id:` then
 # an `input:` key): a dataset whose cases would otherwise never be checked. Narrow on purpose:
@@ -38,6 +40,7 @@ class ContractFormat:
     kinds: tuple[Kind, ...] = (FileKind.DATASET, FileKind.RUBRIC, FileKind.JUDGE)
     suffixes = (".yaml", ".yml")
     ide = FormatIde()
+    codes: tuple[Code, ...] = CODES
 
     def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
         verdict = modeline_kind(text)

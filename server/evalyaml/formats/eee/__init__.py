@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path, PurePath
 from typing import BinaryIO
 
+from evalyaml.analysis.codes import Code
 from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding, FindingSink
 from evalyaml.analysis.kinds import Kind
@@ -26,6 +27,7 @@ from evalyaml.analysis.text import Position, Span
 from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
 from evalyaml.formats.eee import cross, detect, paths
 from evalyaml.formats.eee.aggregate import check_aggregate
+from evalyaml.formats.eee.codes import CODES
 from evalyaml.formats.eee.ide import IDE
 from evalyaml.formats.eee.kinds import AGGREGATE, SAMPLES
 from evalyaml.formats.eee.rows import (
@@ -50,6 +52,7 @@ class EeeFormat:
     kinds: tuple[Kind, ...] = (AGGREGATE, SAMPLES)
     suffixes = (".json", ".jsonl")
     ide: FormatIde = IDE
+    codes: tuple[Code, ...] = CODES
 
     def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
         return detect.claim(text, path, root)

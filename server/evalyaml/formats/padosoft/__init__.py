@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
+from evalyaml.analysis.codes import Code
 from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding, FindingSink
 from evalyaml.analysis.kinds import Kind
@@ -31,6 +32,7 @@ from evalyaml.analysis.parse import ParsedText, parse_text
 from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
 from evalyaml.formats.padosoft import detect
 from evalyaml.formats.padosoft.calibration import check_calibration
+from evalyaml.formats.padosoft.codes import CODES
 from evalyaml.formats.padosoft.common import Context
 from evalyaml.formats.padosoft.dataset import check_dataset
 from evalyaml.formats.padosoft.eval_set import check_eval_set
@@ -52,6 +54,7 @@ class PadosoftFormat:
     kinds: tuple[Kind, ...] = (DATASET, CALIBRATION, EVAL_SET)
     suffixes = (".yaml", ".yml", ".json")
     ide: FormatIde = IDE
+    codes: tuple[Code, ...] = CODES
 
     def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
         return detect.claim(text, path, root)
