@@ -61,5 +61,13 @@ def test_a_value_written_out_or_cut_short_is_offered_the_allowed_form() -> None:
     assert best_value("all_pas", scorings) == "all_pass"  # a typo, as `best` ranks it
     # Too short, or too small a part of the allowed value, to be sure of: no suggestion.
     assert best_value("maximum", scorings) is None
-    assert best_value("exact", ["exact_match", "f1"]) is None
+    assert best_value("exact", ["exact_match", "f1"]) == "exact_match"  # its first word
+    assert best_value("max", ["max_tokens", "min"]) is None  # a word too short to be sure
     assert best_value("average", scorings) is None  # not how `weighted_avg` begins
+
+
+def test_a_value_with_a_word_more_is_offered_the_allowed_one() -> None:
+    variables = ["input", "output", "expected", "context"]
+    assert best_value("expected_answer", variables) == "expected"
+    assert best_value("context-docs", variables) == "context"
+    assert best_value("out_text", variables) is None  # 'out' is no word of 'output'

@@ -19,7 +19,7 @@ from evalyaml.analysis.model import Definition
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.parse import ParsedText
 from evalyaml.analysis.schemas import schema, validator
-from evalyaml.analysis.suggest import best
+from evalyaml.analysis.suggest import best_value
 from evalyaml.analysis.validate import Located, Path, SchemaReporter, likely_typos
 from evalyaml.analysis.yamltree import Budget, Mapping, Scalar, to_python
 
@@ -120,7 +120,7 @@ def _check_template(template: Scalar, parsed: ParsedText, sink: FindingSink) -> 
             continue
         start = base + match.start(3) + (len(raw_name) - len(raw_name.lstrip()))
         span = parsed.lines.span(start, start + len(root_name))
-        suggestion = best(root_name, TEMPLATE_VARIABLES)
+        suggestion = best_value(root_name, TEMPLATE_VARIABLES)
         fixes = (Fix(f"Change to '{suggestion}'", (TextEdit(span, suggestion),), preferred=True),
                  ) if suggestion else ()
         hint = f"; did you mean '{suggestion}'?" if suggestion else \
