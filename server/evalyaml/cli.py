@@ -111,9 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return int(run(tcp=args.tcp, log_level=args.log_level))
         if args.command == "graph":
-            from evalyaml.workspace.graph import main as graph_main
-
-            return int(graph_main(args.paths, args.format))
+            return _graph(args.paths, args.format)
     except CheckError as err:
         print(f"evalyaml: {err}", file=sys.stderr)
         return 2
@@ -132,3 +130,22 @@ def _check(args: argparse.Namespace) -> int:
     sys.stdout.write(RENDERERS[args.format](result))
     has_error = any(f.severity is Severity.ERROR for _, f in result.all_findings())
     return 1 if has_error else 0
+
+
+def _graph(paths: list[Path], fmt: str) -> int:
+    """`evalyaml graph`: 0 on success, 2 (a `CheckError`) for a path that does not exist."""
+    from evalyaml.checker import group_by_workspace
+    from evalyaml.report import display_path
+    from evalyaml.workspace.graph import Graph, build_graph, to_dot, to_json
+    from evalyaml.workspace.index import Workspace
+
+    graph = Graph()
+    for root, asked in group_by_workspace(list(paths)).items():
+        workspace = Workspace([root], include_paths=asked)
+        workspace.index_all()
+        part = build_graph(workspace, workspace.included_files(), display_path)
+        for node in part.nodes.values():
+            graph.add(node)
+        graph.edges.extend(part.edges)
+    sys.stdout.write(to_json(graph) if fmt == "json" else to_dot(graph))
+    return 0

@@ -17,9 +17,7 @@ from evalyaml.analysis.options import Options
 from evalyaml.analysis.parse import decode
 from evalyaml.analysis.text import Span
 from evalyaml.formats import FALLBACK, candidates, claim, format_of, near_miss
-from evalyaml.formats.base import Refusal
-
-HEAD_BYTES = 65536  # what detection reads of a file it cannot analyse whole
+from evalyaml.formats.base import HEAD_BYTES, Refusal
 
 
 def analyze_bytes(data: bytes, path: str | None, options: Options, *, explicit: bool = False,

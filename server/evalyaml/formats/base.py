@@ -31,6 +31,11 @@ if TYPE_CHECKING:
     from evalyaml.analysis.text import Span
 
 
+HEAD_BYTES = 65536
+"""What detection reads of a file it cannot analyse whole (over the size limit, undecodable),
+and the window a near miss is looked for in."""
+
+
 class Tier(IntEnum):
     """How sure a claim is; the highest tier wins, then the order of `FORMATS`."""
 

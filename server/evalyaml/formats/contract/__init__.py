@@ -19,7 +19,15 @@ from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.segments import has_questions_line
 from evalyaml.analysis.text import LineIndex
-from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal, Tier
+from evalyaml.formats.base import (
+    HEAD_BYTES,
+    Claim,
+    FormatIde,
+    NamedFiles,
+    NearMiss,
+    Refusal,
+    Tier,
+)
 from evalyaml.formats.contract.analyze import analyze_contract
 from evalyaml.formats.contract.codes import CODES
 
@@ -57,7 +65,7 @@ class ContractFormat:
         return None
 
     def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
-        match = _NEAR_QUESTIONS.search(text, 0, 65536)
+        match = _NEAR_QUESTIONS.search(text, 0, HEAD_BYTES)
         if match is None or not _FIRST_ITEM_IS_A_CASE.match(text, match.end(),
                                                             match.end() + 4096):
             return None
