@@ -10,8 +10,11 @@ import pytest
 
 from evalyaml.analysis.dataset import CaseCache
 from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.kinds import (
-    FileKind,
+from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.options import Options
+from evalyaml.analysis.parse import parse_text
+from evalyaml.dispatch import analyze_bytes, analyze_text
+from evalyaml.formats.contract.detect import (
     NotOurs,
     detect_kind,
     folder_kind,
@@ -19,9 +22,6 @@ from evalyaml.analysis.kinds import (
     schema_kind,
     shape_kind,
 )
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import parse_text
-from evalyaml.dispatch import analyze_bytes, analyze_text
 
 TODAY = date(2026, 11, 21)
 OPTIONS = Options(today=TODAY)

@@ -142,6 +142,10 @@ class FormatIde:
     # Values a schema cannot enumerate (a pattern of alternatives), per kind and JSON path.
     values: Mapping[tuple[str, tuple[str, ...]], tuple[KeyDoc, ...]] = field(
         default_factory=dict)
+    # Variables a template string may name inside `{{ }}`, per kind and JSON path of the string
+    # (a judge's `template`): completion offers them there, hover documents them.
+    template_variables: Mapping[tuple[str, tuple[str, ...]], tuple[KeyDoc, ...]] = field(
+        default_factory=dict)
 
 
 class NamedFiles(Protocol):

@@ -14,7 +14,7 @@ from pathlib import Path
 from evalyaml.analysis.codes import Code
 from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding
-from evalyaml.analysis.kinds import FileKind, Kind, NotOurs, folder_kind, modeline_kind
+from evalyaml.analysis.kinds import FileKind, Kind
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.segments import has_questions_line
@@ -22,7 +22,6 @@ from evalyaml.analysis.text import LineIndex
 from evalyaml.formats.base import (
     HEAD_BYTES,
     Claim,
-    FormatIde,
     NamedFiles,
     NearMiss,
     Refusal,
@@ -30,6 +29,8 @@ from evalyaml.formats.base import (
 )
 from evalyaml.formats.contract.analyze import analyze_contract
 from evalyaml.formats.contract.codes import CODES
+from evalyaml.formats.contract.detect import NotOurs, folder_kind, modeline_kind
+from evalyaml.formats.contract.ide import IDE
 
 # A root key one or two letters away from `questions` whose first item is a case (`- id:` then
 # an `input:` key): a dataset whose cases would otherwise never be checked. Narrow on purpose:
@@ -47,7 +48,7 @@ class ContractFormat:
     title = "evalyaml contract"
     kinds: tuple[Kind, ...] = (FileKind.DATASET, FileKind.RUBRIC, FileKind.JUDGE)
     suffixes = (".yaml", ".yml")
-    ide = FormatIde()
+    ide = IDE
     codes: tuple[Code, ...] = CODES
 
     def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:

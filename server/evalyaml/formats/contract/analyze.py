@@ -15,19 +15,15 @@ from evalyaml.analysis.dataset import (
     analyze_dataset_whole,
 )
 from evalyaml.analysis.findings import FindingSink
-from evalyaml.analysis.judge import analyze_judge
-from evalyaml.analysis.kinds import (
-    FileKind,
-    NotOurs,
-    detect_kind,
-    detect_kind_without_tree,
-)
+from evalyaml.analysis.kinds import FileKind
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.parse import parse_text
-from evalyaml.analysis.rubric import analyze_rubric
 from evalyaml.analysis.segments import has_questions_line, has_root_schema_key
 from evalyaml.analysis.yamltree import Budget, ExpansionLimit, Mapping
+from evalyaml.formats.contract.detect import NotOurs, detect_kind, detect_kind_without_tree
+from evalyaml.formats.contract.judge import analyze_judge
+from evalyaml.formats.contract.rubric import analyze_rubric
 
 
 def analyze_contract(text: str, path: str | None, options: Options,

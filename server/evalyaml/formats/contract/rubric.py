@@ -15,7 +15,6 @@ from jsonschema import Draft202012Validator, ValidationError
 from jsonschema.exceptions import best_match
 
 from evalyaml.analysis.findings import FindingSink, Fix, Related, TextEdit
-from evalyaml.analysis.identity import check_version
 from evalyaml.analysis.kinds import FileKind
 from evalyaml.analysis.model import CheckSummary, Definition, Reference
 from evalyaml.analysis.parse import ParsedText
@@ -24,6 +23,7 @@ from evalyaml.analysis.schemas import CHECK_KINDS, schema, validator
 from evalyaml.analysis.suggest import best
 from evalyaml.analysis.validate import Path, SchemaReporter, likely_typos, locate
 from evalyaml.analysis.yamltree import Budget, Mapping, Node, PyValue, Scalar, Sequence, to_python
+from evalyaml.formats.contract.identity import check_version
 
 _REF_FIELDS = ("rubric_ref", "judge_prompt_ref")
 _MAX_PATTERN = 10_000

@@ -13,7 +13,6 @@ from datetime import date
 from jsonschema import ValidationError
 
 from evalyaml.analysis.findings import FindingSink, Fix, TextEdit
-from evalyaml.analysis.identity import check_version
 from evalyaml.analysis.kinds import FileKind
 from evalyaml.analysis.model import Definition
 from evalyaml.analysis.options import Options
@@ -22,6 +21,7 @@ from evalyaml.analysis.schemas import schema, validator
 from evalyaml.analysis.suggest import best_value
 from evalyaml.analysis.validate import Located, Path, SchemaReporter, likely_typos
 from evalyaml.analysis.yamltree import Budget, Mapping, Scalar, to_python
+from evalyaml.formats.contract.identity import check_version
 
 TEMPLATE_VARIABLES = ("input", "output", "expected", "context")
 # `[^{}]*` cannot match a brace, so a failed match gives up at the next one: linear time. (An
