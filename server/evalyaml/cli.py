@@ -13,13 +13,15 @@ from datetime import date
 from pathlib import Path
 
 from evalyaml import __version__
-from evalyaml.analysis.kinds import FileKind
+from evalyaml.formats import FALLBACK
 
 # The checker, the renderers and the schemas are imported where they are used: an editor
-# starting `evalyaml lsp` should not wait for what only `evalyaml check` needs.
+# starting `evalyaml lsp` should not wait for what only `evalyaml check` needs (the formats it
+# needs too).
 
-_VALIDATE = {"validate-dataset": FileKind.DATASET, "validate-rubric": FileKind.RUBRIC,
-             "validate-judge": FileKind.JUDGE}
+# `validate-<kind>` and `schema <kind>` serve the kinds of the fallback format (the contract).
+_VALIDATE = {f"validate-{kind.value}": kind for kind in FALLBACK.kinds}
+_SCHEMA_KINDS = {kind.value: kind for kind in FALLBACK.kinds}
 
 
 def _date(text: str) -> date:
@@ -58,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
         _add_check_options(sub)
 
     schema = commands.add_parser("schema", help="print a JSON Schema")
-    schema.add_argument("kind", choices=[k.value for k in FileKind])
+    schema.add_argument("kind", choices=list(_SCHEMA_KINDS))
 
     lsp = commands.add_parser("lsp", help="run the language server (stdio by default)")
     lsp.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (default)")
@@ -104,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "schema":
             from evalyaml.analysis.schemas import schema_text
 
-            sys.stdout.write(schema_text(FileKind(args.kind)))
+            sys.stdout.write(schema_text(_SCHEMA_KINDS[args.kind]))
             return 0
         if args.command == "lsp":
             from evalyaml.lsp.server import run

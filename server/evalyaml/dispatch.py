@@ -9,8 +9,8 @@ finding for a file nobody claimed. Everything else is the claiming format's.
 
 from __future__ import annotations
 
-from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import FindingSink
+from evalyaml.analysis.incremental import CaseCache, CaseMapper
 from evalyaml.analysis.kinds import Kind
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options

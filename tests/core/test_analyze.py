@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.dataset import CaseCache
 from evalyaml.analysis.findings import Finding, FindingSink
+from evalyaml.analysis.incremental import CaseCache
 from evalyaml.analysis.kinds import FileKind
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.parse import parse_text

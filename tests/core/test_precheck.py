@@ -14,7 +14,8 @@ from jsonschema import Draft202012Validator
 
 from evalyaml.analysis.kinds import FileKind
 from evalyaml.analysis.precheck import compile_precheck
-from evalyaml.analysis.schemas import precheck, subschema, validator
+from evalyaml.analysis.schemas import subschema
+from evalyaml.formats.contract.schemas import precheck, validator
 
 CASE_POINTER = "/$defs/case"
 

@@ -6,7 +6,7 @@ import time
 from datetime import date
 from pathlib import Path
 
-from evalyaml.analysis.dataset import CaseCache
+from evalyaml.analysis.incremental import CaseCache
 from evalyaml.analysis.options import Options
 from evalyaml.checker import check_paths
 from evalyaml.config import parse_config

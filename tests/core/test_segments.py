@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.resolver import Resolver
 
-from evalyaml.analysis.dataset import CaseCache, analyze_dataset, analyze_dataset_whole
 from evalyaml.analysis.findings import Finding, FindingSink
+from evalyaml.analysis.incremental import CaseCache
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.parse import parse_text
 from evalyaml.analysis.resolver import FastResolver
@@ -29,6 +29,7 @@ from evalyaml.analysis.segments import (
 )
 from evalyaml.analysis.yamltree import Mapping
 from evalyaml.dispatch import analyze_text
+from evalyaml.formats.contract.dataset import analyze_dataset, analyze_dataset_whole
 
 OPTIONS = Options(today=date(2026, 11, 21))
 

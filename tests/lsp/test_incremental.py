@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 
-from evalyaml.analysis.dataset import CaseCache
+from evalyaml.analysis.incremental import CaseCache
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
 from evalyaml.dispatch import analyze_text

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from wshelpers import Tree, codes, dataset, only, rubric
 
-from evalyaml.analysis.references import parse_pin
+from evalyaml.formats.contract.references import parse_pin
 from evalyaml.workspace.resolve import match_pin, newer_than, newest_first
 
 VERSIONS = ["1.0.0", "1.1.3", "1.2.0-beta", "2.0.0"]

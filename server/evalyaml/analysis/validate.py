@@ -17,7 +17,7 @@ from typing import Any
 from jsonschema import Draft202012Validator, ValidationError
 
 from evalyaml.analysis.findings import FindingSink, Fix, TextEdit
-from evalyaml.analysis.kinds import FileKind
+from evalyaml.analysis.kinds import Kind
 from evalyaml.analysis.schemas import known_properties, resolve_local
 from evalyaml.analysis.suggest import best, best_value, did_you_mean
 from evalyaml.analysis.text import LineIndex, Span
@@ -90,7 +90,7 @@ class SchemaReporter:
 
     def __init__(
         self,
-        kind: FileKind,
+        kind: Kind,
         lines: LineIndex,
         sink: FindingSink,
         *,
@@ -362,5 +362,5 @@ def likely_typos(
         )
 
 
-def open_object_keys(kind: FileKind, node_schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def open_object_keys(kind: Kind, node_schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return known_properties(kind, resolve_local(kind, node_schema))

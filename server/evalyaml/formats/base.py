@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 if TYPE_CHECKING:
     from evalyaml.analysis.codes import Code
-    from evalyaml.analysis.dataset import CaseCache, CaseMapper
     from evalyaml.analysis.findings import Finding
+    from evalyaml.analysis.incremental import CaseCache, CaseMapper
     from evalyaml.analysis.kinds import Kind
-    from evalyaml.analysis.model import Definition, FileAnalysis
+    from evalyaml.analysis.model import Definition, FileAnalysis, Reference
     from evalyaml.analysis.options import Options
     from evalyaml.analysis.text import Span
 
@@ -117,6 +117,24 @@ class Tip:
 
 
 @dataclass(frozen=True, slots=True)
+class SchemaUnion:
+    """A `$ref` in a kind's schema to a union of closed objects chosen by one key's value (a
+    rubric check's `kind`): completion and hover resolve it by that value when it is written,
+    and otherwise look a key up in every member. A member's schema is `member_pointer` with its
+    name; `base_pointer` is what every member shares (offered while the value is unknown)."""
+
+    kind: Kind  # whose schema holds the members
+    ref: str  # "#/$defs/check"
+    members: tuple[str, ...]
+    member_pointer: str  # "/$defs/check_{}"
+    base_pointer: str  # "/$defs/check_base"
+
+
+ReadReference = Callable[[str, "Kind", "list[Any]", "Span"], "tuple[Reference, Span | None]"]
+"""(raw text, target kind, cursor path, span of the text) -> the reference and its id's span."""
+
+
+@dataclass(frozen=True, slots=True)
 class FormatIde:
     """What the generic editor features need from a format, as data.
 
@@ -146,6 +164,12 @@ class FormatIde:
     # (a judge's `template`): completion offers them there, hover documents them.
     template_variables: Mapping[tuple[str, tuple[str, ...]], tuple[KeyDoc, ...]] = field(
         default_factory=dict)
+    # Keys whose value names another file by id wherever they are written in a YAML file
+    # ("rubric_ref" -> rubric), and how such a value is read at the cursor (`ReadReference`).
+    reference_keys: Mapping[str, Kind] = field(default_factory=dict)
+    read_reference: ReadReference | None = None
+    # Unions in the format's schemas resolved by a key's value (see `SchemaUnion`).
+    unions: tuple[SchemaUnion, ...] = ()
 
 
 class NamedFiles(Protocol):

@@ -26,17 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from evalyaml.analysis.kinds import FileKind, FormatKind, Kind
-from evalyaml.analysis.schemas import CHECK_KINDS, check_schema
 from evalyaml.analysis.text import Position, Span
 from evalyaml.formats import format_of
 from evalyaml.formats.base import Cursor, KeyDoc
-from evalyaml.ide import schema_nav
+from evalyaml.ide import lookup, schema_nav
 from evalyaml.ide.context import ITEM, Context, Reader
 from evalyaml.ide.describe import describe_definition, template_variables
 from evalyaml.ide.source import Source
 from evalyaml.workspace.index import Workspace, normalize
-
-REFERENCE_KEYS = {"rubric_ref": FileKind.RUBRIC, "judge_prompt_ref": FileKind.JUDGE}
 
 
 class CompletionKind(Enum):
@@ -264,8 +261,8 @@ def _values(req: Request, ctx: Context) -> list[Completion]:
         return []
     parent_path = ctx.path[:-1]
     check_kind = _check_kind_of(ctx)
-    if key in REFERENCE_KEYS:
-        return _references(req, ctx, REFERENCE_KEYS[key])
+    if key in lookup.reference_keys():
+        return _references(req, ctx, lookup.reference_keys()[key])
     if isinstance(req.kind, FormatKind):
         by_format = _format_values(req, ctx)
         if by_format is not None:
@@ -361,8 +358,9 @@ def _check_kinds(req: Request, ctx: Context) -> list[Completion]:
     eol = "\r\n" if "\r\n" in req.doc.text else "\n"
     indent = " " * ctx.key_col
     items: list[Completion] = []
-    for index, name in enumerate(CHECK_KINDS):
-        kind_schema = check_schema(name) or {}
+    union = schema_nav.union()
+    for index, name in enumerate(union.members if union else ()):
+        kind_schema = schema_nav.check_schema(name) or {}
         fields = [f for f in _KIND_FIELDS.get(name, []) if f[0] not in ctx.siblings]
         if req.snippets:
             text = lead + _escape(name) + "".join(
@@ -403,7 +401,7 @@ def _bundles(req: Request, ctx: Context, node: dict[str, Any]) -> list[Completio
 
 
 # -------------------------------------------------------------------------------- references
-def _references(req: Request, ctx: Context, target: FileKind) -> list[Completion]:
+def _references(req: Request, ctx: Context, target: Kind) -> list[Completion]:
     typed = ctx.prefix
     lead = _lead(req, ctx)
     rng = _range(req, ctx.start_col, ctx.end_col)

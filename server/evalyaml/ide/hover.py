@@ -8,7 +8,6 @@ import re
 from datetime import date
 
 from evalyaml.analysis.kinds import FormatKind, Kind
-from evalyaml.analysis.schemas import check_schema
 from evalyaml.analysis.text import Position, Span
 from evalyaml.formats import format_of
 from evalyaml.formats.base import Cursor
@@ -157,7 +156,7 @@ def _value_hover(doc: Source, kind: Kind, ctx: Context, pos: Position, *,
     value = line[ctx.start_col:ctx.end_col]
     if not isinstance(key, str) or not value:
         return None
-    if key in lookup.REFERENCE_KEYS:
+    if key in lookup.reference_keys():
         found = lookup.reference_at(doc, pos)
         if found is None:
             return None
@@ -182,7 +181,7 @@ def _value_hover(doc: Source, kind: Kind, ctx: Context, pos: Position, *,
     if parent is None:
         return None
     if parent.is_check and key == "kind":
-        kind_schema = check_schema(value)
+        kind_schema = schema_nav.check_schema(value)
         if kind_schema is None:
             return _hover(f"`{value}`: not a built-in check kind (another module may provide "
                           "it)", pos.line, ctx.start_col, ctx.end_col)

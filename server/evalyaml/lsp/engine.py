@@ -33,8 +33,8 @@ from typing import Any, Protocol
 
 from lsprotocol import types
 
-from evalyaml.analysis.dataset import CaseCache
 from evalyaml.analysis.findings import Finding
+from evalyaml.analysis.incremental import CaseCache
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
 from evalyaml.dispatch import analyze_text

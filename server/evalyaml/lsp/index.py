@@ -12,7 +12,7 @@ import contextlib
 from datetime import date
 from pathlib import Path
 
-from evalyaml.analysis.dataset import CaseMapper
+from evalyaml.analysis.incremental import CaseMapper
 from evalyaml.config import find_root, load_config
 from evalyaml.lsp.settings import Settings
 from evalyaml.workspace.discovery import discover

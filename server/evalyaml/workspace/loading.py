@@ -21,8 +21,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalyaml.analysis.dataset import CaseMapper
 from evalyaml.analysis.findings import Finding, FindingSink
+from evalyaml.analysis.incremental import CaseMapper
 from evalyaml.analysis.kinds import Kind
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.dataset import CaseCache
 from evalyaml.analysis.findings import Finding, Fix
+from evalyaml.analysis.incremental import CaseCache
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.text import LineIndex
 from evalyaml.formats.eee import FORMAT, SAMPLES, cross

@@ -24,8 +24,8 @@ from collections.abc import Iterable
 from pathlib import Path, PurePath
 
 from evalyaml.analysis.codes import Code
-from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding, FindingSink, Fix, TextEdit
+from evalyaml.analysis.incremental import CaseCache, CaseMapper
 from evalyaml.analysis.kinds import Kind
 from evalyaml.analysis.model import FileAnalysis, FileRef
 from evalyaml.analysis.options import Options

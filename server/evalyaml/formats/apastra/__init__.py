@@ -18,8 +18,8 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from evalyaml.analysis.codes import Code
-from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding, FindingSink
+from evalyaml.analysis.incremental import CaseCache, CaseMapper
 from evalyaml.analysis.kinds import FormatKind, Kind
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options

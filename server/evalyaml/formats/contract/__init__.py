@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from evalyaml.analysis.codes import Code
-from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding
+from evalyaml.analysis.incremental import CaseCache, CaseMapper
 from evalyaml.analysis.kinds import FileKind, Kind
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options

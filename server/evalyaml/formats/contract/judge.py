@@ -17,11 +17,12 @@ from evalyaml.analysis.kinds import FileKind
 from evalyaml.analysis.model import Definition
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.parse import ParsedText
-from evalyaml.analysis.schemas import schema, validator
+from evalyaml.analysis.schemas import schema
 from evalyaml.analysis.suggest import best_value
 from evalyaml.analysis.validate import Located, Path, SchemaReporter, likely_typos
 from evalyaml.analysis.yamltree import Budget, Mapping, Scalar, to_python
 from evalyaml.formats.contract.identity import check_version
+from evalyaml.formats.contract.schemas import validator
 
 TEMPLATE_VARIABLES = ("input", "output", "expected", "context")
 # `[^{}]*` cannot match a brace, so a failed match gives up at the next one: linear time. (An

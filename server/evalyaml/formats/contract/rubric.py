@@ -18,12 +18,13 @@ from evalyaml.analysis.findings import FindingSink, Fix, Related, TextEdit
 from evalyaml.analysis.kinds import FileKind
 from evalyaml.analysis.model import CheckSummary, Definition, Reference
 from evalyaml.analysis.parse import ParsedText
-from evalyaml.analysis.refscan import collect_reference
-from evalyaml.analysis.schemas import CHECK_KINDS, schema, validator
+from evalyaml.analysis.schemas import schema
 from evalyaml.analysis.suggest import best
 from evalyaml.analysis.validate import Path, SchemaReporter, likely_typos, locate
 from evalyaml.analysis.yamltree import Budget, Mapping, Node, PyValue, Scalar, Sequence, to_python
 from evalyaml.formats.contract.identity import check_version
+from evalyaml.formats.contract.refscan import collect_reference
+from evalyaml.formats.contract.schemas import CHECK_KINDS, validator
 
 _REF_FIELDS = ("rubric_ref", "judge_prompt_ref")
 _MAX_PATTERN = 10_000

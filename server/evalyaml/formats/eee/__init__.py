@@ -18,8 +18,8 @@ from pathlib import Path, PurePath
 from typing import BinaryIO
 
 from evalyaml.analysis.codes import Code
-from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding, FindingSink
+from evalyaml.analysis.incremental import CaseCache, CaseMapper
 from evalyaml.analysis.kinds import Kind
 from evalyaml.analysis.model import Definition, FileAnalysis
 from evalyaml.analysis.options import Options

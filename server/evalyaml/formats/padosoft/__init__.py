@@ -23,8 +23,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from evalyaml.analysis.codes import Code
-from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding, FindingSink
+from evalyaml.analysis.incremental import CaseCache, CaseMapper
 from evalyaml.analysis.kinds import Kind
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options

@@ -6,8 +6,8 @@ from evalyaml.analysis.findings import FindingSink
 from evalyaml.analysis.kinds import FileKind
 from evalyaml.analysis.model import Reference
 from evalyaml.analysis.parse import ParsedText
-from evalyaml.analysis.references import parse_reference
 from evalyaml.analysis.yamltree import Mapping, Scalar
+from evalyaml.formats.contract.references import parse_reference
 
 
 def collect_reference(
