@@ -37,6 +37,10 @@ class FileKind(Enum):
     def versioned(self) -> bool:
         return True
 
+    @property
+    def named_by_path(self) -> bool:
+        return False
+
 
 @dataclass(frozen=True, slots=True)
 class FormatKind:

@@ -258,3 +258,24 @@ class Format(Protocol):
         samples file, a digest over a dataset's lines), beyond the engine's id rules. Run with
         the cross-file rules and cached like them; re-run whenever a file it read changes.
         Never raises. Most formats return ()."""
+
+    def analyze_stream(self, stream: BinaryIO, path: str | None, kind: Kind | None,
+                       options: Options) -> FileAnalysis | None:
+        """A file over the size limit, read as a stream in bounded memory (line files such as
+        an Every Eval Ever samples file); None: the engine reports EY107 as for any format."""
+
+
+class FormatBase:
+    """The defaults of `Format`'s optional hooks: a format's class inherits them and overrides
+    the ones it has, so every hook the engine calls is declared here and in `Format`."""
+
+    def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
+        return None
+
+    def cross_check(self, path: Path, analysis: FileAnalysis, files: NamedFiles,
+                    options: Options) -> Iterable[Finding]:
+        return ()  # its cross-file rules are the engine's, by id
+
+    def analyze_stream(self, stream: BinaryIO, path: str | None, kind: Kind | None,
+                       options: Options) -> FileAnalysis | None:
+        return None

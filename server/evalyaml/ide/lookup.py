@@ -131,7 +131,7 @@ def reference_id_span(ref: Reference) -> Span | None:
 def _written(ref: Reference) -> str:
     """The id as the file writes it. A kind named by path resolves the written path to the
     file's own (`FormatKind.named_by_path`): its id is that path, its text is `raw`."""
-    if getattr(ref.target, "named_by_path", False):
+    if ref.target.named_by_path:
         return ref.raw
     assert ref.id is not None
     return ref.id

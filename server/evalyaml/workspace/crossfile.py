@@ -118,7 +118,7 @@ def _reference_findings(here: _Here, ref: Reference, resolution: Resolution) -> 
     kind = ref.target.value
     if resolution.status is Status.UNKNOWN_ID:
         assert ref.id is not None
-        if getattr(ref.target, "named_by_path", False):
+        if ref.target.named_by_path:
             return  # the format's cross check reads the file system and says it (EY720)
         asked = (ref.target, ref.id)
         if asked in here.suggestions:

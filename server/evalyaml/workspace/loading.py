@@ -121,13 +121,10 @@ def _stream(job: Job, head: bytes) -> FileAnalysis | None:
     verdict = claim(head.decode("utf-8", errors="replace"), str(job.path), job.options.root)
     if verdict is None or isinstance(verdict, Refusal):
         return None
-    analyze_stream = getattr(format_of(verdict.kind), "analyze_stream", None)
-    if analyze_stream is None:
-        return None
+    fmt = format_of(verdict.kind)
     try:
         with job.path.open("rb") as handle:
-            found: FileAnalysis | None = analyze_stream(handle, str(job.path), verdict.kind,
-                                                        job.options)
+            found = fmt.analyze_stream(handle, str(job.path), verdict.kind, job.options)
     except OSError:
         return None
     return found

@@ -50,7 +50,7 @@ from evalyaml.formats.agentv.suite import (
     check_workspace,
 )
 from evalyaml.formats.agentv.targets import KNOWN_PROVIDERS, PROVIDER_ALIASES, check_targets
-from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
+from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refusal
 from evalyaml.syntax.jsonl import parse_jsonl, require_objects
 
 __all__ = ["CASES", "CONFIG", "FORMAT", "PROMPT", "SUITE", "TARGETS", "WORKSPACE",
@@ -59,7 +59,7 @@ __all__ = ["CASES", "CONFIG", "FORMAT", "PROMPT", "SUITE", "TARGETS", "WORKSPACE
 _REFS = "agentv.refs"
 
 
-class AgentvFormat:
+class AgentvFormat(FormatBase):
     name = "agentv"
     title = "AgentV"
     kinds: tuple[Kind, ...] = (SUITE, PROMPT, CASES, CONFIG, WORKSPACE, TARGETS)
@@ -69,9 +69,6 @@ class AgentvFormat:
 
     def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
         return detect.claim(text, path)
-
-    def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
-        return None
 
     def analyze(self, text: str, path: str | None, kind: Kind | None, options: Options, *,
                 forced: bool = False, cache: CaseCache | None = None,

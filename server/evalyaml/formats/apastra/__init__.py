@@ -50,7 +50,7 @@ from evalyaml.formats.apastra.kinds import (
     SUITE,
 )
 from evalyaml.formats.apastra.report import Reporter
-from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
+from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refusal
 from evalyaml.syntax.json import parse_json
 from evalyaml.syntax.jsonl import RowTree, parse_jsonl
 from evalyaml.syntax.lines import LineCache
@@ -58,7 +58,7 @@ from evalyaml.syntax.lines import LineCache
 __all__ = ["CASES", "DATASET", "EVALUATOR", "FORMAT", "PROMPT", "SUITE", "ApastraFormat"]
 
 
-class ApastraFormat:
+class ApastraFormat(FormatBase):
     name = "apastra"
     title = "Apastra PromptOps"
     kinds: tuple[Kind, ...] = KINDS
@@ -68,9 +68,6 @@ class ApastraFormat:
 
     def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
         return detect.claim(text, path, root)
-
-    def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
-        return None
 
     def cross_check(self, path: Path, analysis: FileAnalysis, files: NamedFiles,
                     options: Options) -> Iterable[Finding]:

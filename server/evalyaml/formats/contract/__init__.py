@@ -8,25 +8,15 @@ contract (`analyze` with no kind) before it is left alone.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from pathlib import Path
 
 from evalyaml.analysis.codes import Code
-from evalyaml.analysis.findings import Finding
 from evalyaml.analysis.incremental import CaseCache, CaseMapper
 from evalyaml.analysis.kinds import FileKind, Kind
 from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.segments import has_questions_line
 from evalyaml.analysis.text import LineIndex
-from evalyaml.formats.base import (
-    HEAD_BYTES,
-    Claim,
-    NamedFiles,
-    NearMiss,
-    Refusal,
-    Tier,
-)
+from evalyaml.formats.base import HEAD_BYTES, Claim, FormatBase, NearMiss, Refusal, Tier
 from evalyaml.formats.contract.analyze import analyze_contract
 from evalyaml.formats.contract.codes import CODES
 from evalyaml.formats.contract.detect import NotOurs, folder_kind, modeline_kind
@@ -43,7 +33,7 @@ _FIRST_ITEM_IS_A_CASE = re.compile(
     r"(?:[ \t]+[^\n]*\n){0,20}?[ \t]+input[ \t]*:")
 
 
-class ContractFormat:
+class ContractFormat(FormatBase):
     name = "contract"
     title = "evalyaml contract"
     kinds: tuple[Kind, ...] = (FileKind.DATASET, FileKind.RUBRIC, FileKind.JUDGE)
@@ -86,10 +76,6 @@ class ContractFormat:
         forced_kind = kind if forced and isinstance(kind, FileKind) else None
         return analyze_contract(text, path, options, cache, forced_kind=forced_kind,
                                 mapper=mapper)
-
-    def cross_check(self, path: Path, analysis: FileAnalysis, files: NamedFiles,
-                    options: Options) -> Iterable[Finding]:
-        return ()  # its cross-file rules are the engine's, by id
 
 
 FORMAT = ContractFormat()

@@ -24,7 +24,7 @@ from evalyaml.analysis.kinds import Kind
 from evalyaml.analysis.model import Definition, FileAnalysis
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.text import Position, Span
-from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
+from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refusal
 from evalyaml.formats.eee import cross, detect, paths
 from evalyaml.formats.eee.aggregate import check_aggregate
 from evalyaml.formats.eee.codes import CODES
@@ -46,7 +46,7 @@ __all__ = ["AGGREGATE", "FORMAT", "SAMPLES", "EeeFormat"]
 PATH_RULE = "EY726"
 
 
-class EeeFormat:
+class EeeFormat(FormatBase):
     name = "eee"
     title = "Every Eval Ever"
     kinds: tuple[Kind, ...] = (AGGREGATE, SAMPLES)
@@ -56,9 +56,6 @@ class EeeFormat:
 
     def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
         return detect.claim(text, path, root)
-
-    def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
-        return None
 
     def cross_check(self, path: Path, analysis: FileAnalysis, files: NamedFiles,
                     options: Options) -> Iterable[Finding]:
