@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from evalyaml.analysis.findings import Finding
-from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.model import FileAnalysis
 from evalyaml.config import Config, find_root, load_config
+from evalyaml.core.findings import Finding
+from evalyaml.core.kinds import Kind
+from evalyaml.core.model import FileAnalysis
 from evalyaml.formats import format_of
 from evalyaml.parallel import case_mapper
 from evalyaml.workspace.index import Workspace, normalize

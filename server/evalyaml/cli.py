@@ -104,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "check" or args.command in _VALIDATE:
             return _check(args)
         if args.command == "schema":
-            from evalyaml.analysis.schemas import schema_text
+            from evalyaml.core.schemas import schema_text
 
             sys.stdout.write(schema_text(_SCHEMA_KINDS[args.kind]))
             return 0
@@ -123,8 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from evalyaml.analysis.codes import Severity
     from evalyaml.checker import check_paths
+    from evalyaml.core.codes import Severity
     from evalyaml.report import RENDERERS
 
     result = check_paths(args.paths, strict=args.strict, today=args.today,

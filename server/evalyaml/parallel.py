@@ -17,8 +17,8 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from evalyaml.analysis.incremental import CaseMapper, CaseResult
-from evalyaml.analysis.options import Options
+from evalyaml.core.incremental import CaseMapper, CaseResult
+from evalyaml.core.options import Options
 from evalyaml.formats import ANALYZE_ITEMS as analyze_case_texts
 
 PARALLEL_FROM = 2_000

@@ -8,11 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.incremental import CaseCache
-from evalyaml.analysis.kinds import FileKind
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import parse_text
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.incremental import CaseCache
+from evalyaml.core.kinds import FileKind
+from evalyaml.core.options import Options
 from evalyaml.dispatch import analyze_bytes, analyze_text
 from evalyaml.formats.contract.detect import (
     NotOurs,
@@ -22,6 +21,7 @@ from evalyaml.formats.contract.detect import (
     schema_kind,
     shape_kind,
 )
+from evalyaml.syntax.yaml.parse import parse_text
 
 TODAY = date(2026, 11, 21)
 OPTIONS = Options(today=TODAY)

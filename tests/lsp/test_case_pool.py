@@ -9,7 +9,7 @@ from datetime import date
 
 import pytest
 
-from evalyaml.analysis.options import Options
+from evalyaml.core.options import Options
 from evalyaml.formats.contract.dataset import analyze_case_texts
 from evalyaml.parallel import PARALLEL_FROM, CasePool
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
-from evalyaml.analysis.codes import register
-from evalyaml.analysis.incremental import CaseMapper
-from evalyaml.analysis.kinds import Kind, modeline_schema
+from evalyaml.core.codes import register
+from evalyaml.core.incremental import CaseMapper
+from evalyaml.core.kinds import Kind, modeline_schema
 from evalyaml.formats import agentv, apastra, contract, eee, padosoft
 from evalyaml.formats.base import Claim, Format, NearMiss, Refusal, Tier
 from evalyaml.formats.contract.dataset import analyze_case_texts

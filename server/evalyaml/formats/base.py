@@ -22,13 +22,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 if TYPE_CHECKING:
-    from evalyaml.analysis.codes import Code
-    from evalyaml.analysis.findings import Finding
-    from evalyaml.analysis.incremental import CaseCache, CaseMapper
-    from evalyaml.analysis.kinds import Kind
-    from evalyaml.analysis.model import Definition, FileAnalysis, Reference
-    from evalyaml.analysis.options import Options
-    from evalyaml.analysis.text import Span
+    from evalyaml.core.codes import Code
+    from evalyaml.core.findings import Finding
+    from evalyaml.core.incremental import CaseCache, CaseMapper
+    from evalyaml.core.kinds import Kind
+    from evalyaml.core.model import Definition, FileAnalysis, Reference
+    from evalyaml.core.options import Options
+    from evalyaml.syntax.text import Span
 
 
 HEAD_BYTES = 65536

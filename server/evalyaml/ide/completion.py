@@ -25,14 +25,14 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from evalyaml.analysis.kinds import FileKind, FormatKind, Kind
-from evalyaml.analysis.text import Position, Span
+from evalyaml.core.kinds import FileKind, FormatKind, Kind
 from evalyaml.formats import format_of
 from evalyaml.formats.base import Cursor, KeyDoc
 from evalyaml.ide import lookup, schema_nav
 from evalyaml.ide.context import ITEM, Context, Reader
 from evalyaml.ide.describe import describe_definition, template_variables
 from evalyaml.ide.source import Source
+from evalyaml.syntax.text import Position, Span
 from evalyaml.workspace.index import Workspace, normalize
 
 

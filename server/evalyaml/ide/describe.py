@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from evalyaml.analysis.kinds import FileKind, Kind
-from evalyaml.analysis.model import Definition
+from evalyaml.core.kinds import FileKind, Kind
+from evalyaml.core.model import Definition
 from evalyaml.formats import format_of
 from evalyaml.formats.base import KeyDoc
 from evalyaml.ide.context import ITEM, PathPart

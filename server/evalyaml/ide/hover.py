@@ -7,8 +7,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from evalyaml.analysis.kinds import FormatKind, Kind
-from evalyaml.analysis.text import Position, Span
+from evalyaml.core.kinds import FormatKind, Kind
 from evalyaml.formats import format_of
 from evalyaml.formats.base import Cursor
 from evalyaml.ide import json_features, lookup, schema_nav
@@ -16,6 +15,7 @@ from evalyaml.ide.context import ITEM, Context, PathPart
 from evalyaml.ide.describe import describe_definition, template_variables
 from evalyaml.ide.items import HoverInfo
 from evalyaml.ide.source import Source
+from evalyaml.syntax.text import Position, Span
 from evalyaml.workspace.index import Workspace, normalize
 from evalyaml.workspace.named import RecordingFiles
 from evalyaml.workspace.resolve import Status

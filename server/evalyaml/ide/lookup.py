@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from evalyaml.analysis.kinds import FileKind, FormatKind, Kind, is_plain_name
-from evalyaml.analysis.model import Definition, FileAnalysis, Reference
-from evalyaml.analysis.text import Position, Span
+from evalyaml.core.kinds import FileKind, FormatKind, Kind, is_plain_name
+from evalyaml.core.model import Definition, FileAnalysis, Reference
 from evalyaml.formats import FORMATS, candidates, claim, format_of
 from evalyaml.formats.base import FormatIde, Refusal
 from evalyaml.ide.context import Context, Reader
 from evalyaml.ide.source import Source
+from evalyaml.syntax.text import Position, Span
 
 
 @cache

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from evalyaml.analysis.kinds import FileKind, FormatKind, Kind
-from evalyaml.analysis.model import Definition, FileAnalysis
-from evalyaml.analysis.text import Position, Span
+from evalyaml.core.kinds import FileKind, FormatKind, Kind
+from evalyaml.core.model import Definition, FileAnalysis
 from evalyaml.ide import lookup
 from evalyaml.ide.source import Source
+from evalyaml.syntax.text import Position, Span
 from evalyaml.workspace.index import Workspace, normalize
 
 

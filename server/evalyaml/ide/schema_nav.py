@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.schemas import known_properties, resolve_local, schema, subschema
+from evalyaml.core.kinds import Kind
+from evalyaml.core.schemas import known_properties, resolve_local, schema, subschema
 from evalyaml.formats import FORMATS
 from evalyaml.formats.base import SchemaUnion
 from evalyaml.ide.context import ITEM, PathPart

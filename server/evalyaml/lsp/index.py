@@ -12,8 +12,8 @@ import contextlib
 from datetime import date
 from pathlib import Path
 
-from evalyaml.analysis.incremental import CaseMapper
 from evalyaml.config import find_root, load_config
+from evalyaml.core.incremental import CaseMapper
 from evalyaml.lsp.settings import Settings
 from evalyaml.workspace.discovery import discover
 from evalyaml.workspace.index import Workspace

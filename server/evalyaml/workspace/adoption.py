@@ -15,8 +15,8 @@ import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.model import FileAnalysis
+from evalyaml.core.kinds import Kind
+from evalyaml.core.model import FileAnalysis
 from evalyaml.workspace.roots import normalize
 
 FirstExisting = Callable[[Iterable[str], Path], "Path | None"]

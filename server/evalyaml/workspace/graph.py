@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evalyaml.analysis.kinds import FileKind
-from evalyaml.analysis.model import FileAnalysis, Reference
-from evalyaml.analysis.text import Span
+from evalyaml.core.kinds import FileKind
+from evalyaml.core.model import FileAnalysis, Reference
+from evalyaml.syntax.text import Span
 from evalyaml.workspace.index import Workspace, normalize
 from evalyaml.workspace.resolve import Resolution
 

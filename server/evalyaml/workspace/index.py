@@ -18,11 +18,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date
 from pathlib import Path
 
-from evalyaml.analysis.findings import Finding, sort_unique
-from evalyaml.analysis.incremental import CaseCache, CaseMapper
-from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.model import Definition, FileAnalysis, Reference
-from evalyaml.analysis.options import Options
+from evalyaml.core.findings import Finding, sort_unique
+from evalyaml.core.incremental import CaseCache, CaseMapper
+from evalyaml.core.kinds import Kind
+from evalyaml.core.model import Definition, FileAnalysis, Reference
+from evalyaml.core.options import Options
 from evalyaml.dispatch import analyze_text
 from evalyaml.workspace.adoption import Adoption, adoptions, first_existing
 from evalyaml.workspace.crossfile import cross_findings

@@ -21,16 +21,16 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.incremental import CaseMapper
-from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import decode
-from evalyaml.analysis.text import Span
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.incremental import CaseMapper
+from evalyaml.core.kinds import Kind
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
 from evalyaml.dispatch import analyze_bytes
 from evalyaml.formats import claim, format_of
 from evalyaml.formats.base import HEAD_BYTES, Refusal
+from evalyaml.syntax.decode import decode
+from evalyaml.syntax.text import Span
 
 # Below this many files, starting worker processes costs more than it saves.
 PARALLEL_THRESHOLD = 400

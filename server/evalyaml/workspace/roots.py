@@ -20,9 +20,9 @@ from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
-from evalyaml.analysis.findings import Finding
-from evalyaml.analysis.options import Options
 from evalyaml.config import Config, find_root, load_config
+from evalyaml.core.findings import Finding
+from evalyaml.core.options import Options
 from evalyaml.workspace.bundles import Bundles, load_bundles
 from evalyaml.workspace.discovery import discover
 

@@ -28,10 +28,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from evalyaml.analysis.findings import Finding
-from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.model import Definition, FileAnalysis, Reference
-from evalyaml.analysis.suggest import rank
+from evalyaml.core.findings import Finding
+from evalyaml.core.kinds import Kind
+from evalyaml.core.model import Definition, FileAnalysis, Reference
+from evalyaml.core.suggest import rank
 from evalyaml.workspace.resolve import Resolution, resolve_among, sort_newest_first
 
 Key = tuple[Kind, str]

@@ -23,16 +23,13 @@ import os
 from collections.abc import Iterable
 from pathlib import Path, PurePath
 
-from evalyaml.analysis.codes import Code
-from evalyaml.analysis.findings import Finding, FindingSink, Fix, TextEdit
-from evalyaml.analysis.incremental import CaseCache, CaseMapper
-from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.model import FileAnalysis, FileRef
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import ParsedText, parse_text
-from evalyaml.analysis.suggest import rank
-from evalyaml.analysis.text import LineIndex
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.codes import Code
+from evalyaml.core.findings import Finding, FindingSink, Fix, TextEdit
+from evalyaml.core.incremental import CaseCache, CaseMapper
+from evalyaml.core.kinds import Kind
+from evalyaml.core.model import FileAnalysis, FileRef
+from evalyaml.core.options import Options
+from evalyaml.core.suggest import rank
 from evalyaml.formats.agentv import detect, rules
 from evalyaml.formats.agentv.codes import CODES
 from evalyaml.formats.agentv.common import Context, pairs
@@ -52,6 +49,10 @@ from evalyaml.formats.agentv.suite import (
 from evalyaml.formats.agentv.targets import KNOWN_PROVIDERS, PROVIDER_ALIASES, check_targets
 from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refusal
 from evalyaml.syntax.jsonl import parse_jsonl, require_objects
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.text import LineIndex
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
+from evalyaml.syntax.yaml.parse import parse_text
 
 __all__ = ["CASES", "CONFIG", "FORMAT", "PROMPT", "SUITE", "TARGETS", "WORKSPACE",
            "AgentvFormat"]

@@ -17,22 +17,12 @@ from collections.abc import Iterable
 from pathlib import Path, PurePath
 from typing import Any
 
-from evalyaml.analysis.codes import Code
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.incremental import CaseCache, CaseMapper
-from evalyaml.analysis.kinds import FormatKind, Kind
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import parse_text
-from evalyaml.analysis.text import LineIndex
-from evalyaml.analysis.yamltree import (
-    Budget,
-    ExpansionLimit,
-    Mapping,
-    Node,
-    Sequence,
-    to_python,
-)
+from evalyaml.core.codes import Code
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.incremental import CaseCache, CaseMapper
+from evalyaml.core.kinds import FormatKind, Kind
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
 from evalyaml.formats.apastra import detect, openkeys, rules, schemas
 from evalyaml.formats.apastra.codes import CODES
 from evalyaml.formats.apastra.context import Context, string_at
@@ -54,6 +44,9 @@ from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refu
 from evalyaml.syntax.json import parse_json
 from evalyaml.syntax.jsonl import RowTree, parse_jsonl
 from evalyaml.syntax.lines import LineCache
+from evalyaml.syntax.text import LineIndex
+from evalyaml.syntax.tree import Budget, ExpansionLimit, Mapping, Node, Sequence, to_python
+from evalyaml.syntax.yaml.parse import parse_text
 
 __all__ = ["CASES", "DATASET", "EVALUATOR", "FORMAT", "PROMPT", "SUITE", "ApastraFormat"]
 

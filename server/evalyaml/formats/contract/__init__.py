@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import re
 
-from evalyaml.analysis.codes import Code
-from evalyaml.analysis.incremental import CaseCache, CaseMapper
-from evalyaml.analysis.kinds import FileKind, Kind
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.segments import has_questions_line
-from evalyaml.analysis.text import LineIndex
+from evalyaml.core.codes import Code
+from evalyaml.core.incremental import CaseCache, CaseMapper
+from evalyaml.core.kinds import FileKind, Kind
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
 from evalyaml.formats.base import HEAD_BYTES, Claim, FormatBase, NearMiss, Refusal, Tier
 from evalyaml.formats.contract.analyze import analyze_contract
 from evalyaml.formats.contract.codes import CODES
 from evalyaml.formats.contract.detect import NotOurs, folder_kind, modeline_kind
 from evalyaml.formats.contract.ide import IDE
+from evalyaml.syntax.text import LineIndex
+from evalyaml.syntax.yaml.segments import has_questions_line
 
 # A root key one or two letters away from `questions` whose first item is a case (`- id:` then
 # an `input:` key): a dataset whose cases would otherwise never be checked. Narrow on purpose:

@@ -15,25 +15,19 @@ from functools import cache
 
 from jsonschema import Draft202012Validator
 
-from evalyaml.analysis.findings import Finding, FindingSink, Related
-from evalyaml.analysis.incremental import (
-    CaseCache,
-    CaseMapper,
-    CaseResult,
-    Edit,
-    PlacedCase,
-    place,
-)
-from evalyaml.analysis.kinds import FileKind
-from evalyaml.analysis.model import CaseSummary, Reference
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import ParsedText, parse_text
-from evalyaml.analysis.schemas import known_properties, schema, subschema
-from evalyaml.analysis.segments import DatasetSplit, Segment, split_dataset
-from evalyaml.analysis.suggest import did_you_mean
-from evalyaml.analysis.text import Span
-from evalyaml.analysis.validate import Path, SchemaReporter, likely_typos
-from evalyaml.analysis.yamltree import (
+from evalyaml.core.findings import Finding, FindingSink, Related
+from evalyaml.core.incremental import CaseCache, CaseMapper, CaseResult, Edit, PlacedCase, place
+from evalyaml.core.kinds import FileKind
+from evalyaml.core.model import CaseSummary, Reference
+from evalyaml.core.options import Options
+from evalyaml.core.schemas import known_properties, schema, subschema
+from evalyaml.core.suggest import did_you_mean
+from evalyaml.core.validate import Path, SchemaReporter, likely_typos
+from evalyaml.formats.contract.refscan import collect_reference
+from evalyaml.formats.contract.schemas import precheck, validator
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.tree import (
     MERGE_TAG,
     Budget,
     ExpansionLimit,
@@ -44,8 +38,8 @@ from evalyaml.analysis.yamltree import (
     Sequence,
     to_python,
 )
-from evalyaml.formats.contract.refscan import collect_reference
-from evalyaml.formats.contract.schemas import precheck, validator
+from evalyaml.syntax.yaml.parse import parse_text
+from evalyaml.syntax.yaml.segments import DatasetSplit, Segment, split_dataset
 
 
 @dataclass(slots=True)

@@ -17,8 +17,8 @@ import re
 from enum import Enum
 from pathlib import PurePath
 
-from evalyaml.analysis.kinds import FileKind, modeline_schema
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.kinds import FileKind, modeline_schema
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 _OUR_SCHEMA = re.compile(r"(?:^|[/\\])(dataset|rubric|judge)\.schema\.json(?:[?#].*)?$")
 _FOLDERS = {"rubrics": FileKind.RUBRIC, "judges": FileKind.JUDGE}

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from evalyaml.analysis.kinds import FileKind, Kind
-from evalyaml.analysis.model import Reference
-from evalyaml.analysis.text import Position, Span
+from evalyaml.core.kinds import FileKind, Kind
+from evalyaml.core.model import Reference
 from evalyaml.formats.base import FormatIde, KeyDoc, SchemaUnion
 from evalyaml.formats.contract.judge import TEMPLATE_VARIABLES
 from evalyaml.formats.contract.references import parse_reference
 from evalyaml.formats.contract.schemas import CHECK_KINDS
+from evalyaml.syntax.text import Position, Span
 
 TEMPLATE_DOCS = {
     "input": "The case's `input`: the prompt or question sent to the system under test.",

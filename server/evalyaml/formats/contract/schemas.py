@@ -11,9 +11,9 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from evalyaml.analysis.kinds import FileKind, Kind
-from evalyaml.analysis.precheck import Predicate, compile_precheck
-from evalyaml.analysis.schemas import schema, subschema
+from evalyaml.core.kinds import FileKind, Kind
+from evalyaml.core.precheck import Predicate, compile_precheck
+from evalyaml.core.schemas import schema, subschema
 
 SCHEMA_IDS = {
     FileKind.DATASET: "https://evalyaml.dev/schemas/v1/dataset.schema.json",

@@ -17,13 +17,12 @@ from collections.abc import Iterable
 from pathlib import Path, PurePath
 from typing import BinaryIO
 
-from evalyaml.analysis.codes import Code
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.incremental import CaseCache, CaseMapper
-from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.model import Definition, FileAnalysis
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.text import Position, Span
+from evalyaml.core.codes import Code
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.incremental import CaseCache, CaseMapper
+from evalyaml.core.kinds import Kind
+from evalyaml.core.model import Definition, FileAnalysis
+from evalyaml.core.options import Options
 from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refusal
 from evalyaml.formats.eee import cross, detect, paths
 from evalyaml.formats.eee.aggregate import check_aggregate
@@ -40,6 +39,7 @@ from evalyaml.formats.eee.rows import (
 )
 from evalyaml.syntax.json import parse_json
 from evalyaml.syntax.lines import LineCache
+from evalyaml.syntax.text import Position, Span
 
 __all__ = ["AGGREGATE", "FORMAT", "SAMPLES", "EeeFormat"]
 

@@ -20,13 +20,12 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from evalyaml.analysis.codes import Code
-from evalyaml.analysis.findings import FindingSink
-from evalyaml.analysis.incremental import CaseCache, CaseMapper
-from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import ParsedText, parse_text
+from evalyaml.core.codes import Code
+from evalyaml.core.findings import FindingSink
+from evalyaml.core.incremental import CaseCache, CaseMapper
+from evalyaml.core.kinds import Kind
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
 from evalyaml.formats.base import Claim, FormatBase, FormatIde, NearMiss, Refusal
 from evalyaml.formats.padosoft import detect
 from evalyaml.formats.padosoft.calibration import check_calibration
@@ -38,6 +37,8 @@ from evalyaml.formats.padosoft.ide import IDE
 from evalyaml.formats.padosoft.kinds import CALIBRATION, DATASET, EVAL_SET
 from evalyaml.formats.padosoft.rowhash import RowIdentity, row_hash, row_identities
 from evalyaml.syntax.json import parse_json
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.yaml.parse import parse_text
 
 __all__ = ["CALIBRATION", "DATASET", "EVAL_SET", "FORMAT", "PadosoftFormat", "RowIdentity",
            "row_hash", "row_identities"]

@@ -14,7 +14,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from evalyaml.analysis.kinds import Kind
+from evalyaml.core.kinds import Kind
 
 
 def schema_text(kind: Kind) -> str:

@@ -17,11 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar, cast
 
-from evalyaml.analysis.findings import Finding, Fix, Related, TextEdit
-from evalyaml.analysis.model import CaseSummary, Reference
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.segments import DatasetSplit, split_after_edit, split_dataset
-from evalyaml.analysis.text import LineIndex, Position, Span
+from evalyaml.core.findings import Finding, Fix, Related, TextEdit
+from evalyaml.core.model import CaseSummary, Reference
+from evalyaml.core.options import Options
+from evalyaml.syntax.text import LineIndex, Position, Span
+from evalyaml.syntax.yaml.segments import DatasetSplit, split_after_edit, split_dataset
 
 T = TypeVar("T")
 

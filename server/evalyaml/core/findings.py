@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from evalyaml.analysis.codes import Severity, severity_of
-from evalyaml.analysis.text import Span
+from evalyaml.core.codes import Severity, severity_of
+from evalyaml.syntax.text import Span
 
 
 @dataclass(frozen=True, slots=True)
