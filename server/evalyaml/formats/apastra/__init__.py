@@ -135,7 +135,7 @@ def _resolver(name: str) -> Any:
 def _analyze_document(ctx: Context, root: Node, kind: FormatKind, result: FileAnalysis,
                       path: str | None, *, whole: bool = True,
                       blanked: frozenset[int] = frozenset()) -> None:
-    """`whole` is False for a tree recovered around a syntax error (`analysis/recover.py`):
+    """`whole` is False for a tree recovered around a syntax error (`syntax/recover.py`):
     what needs every line of the document (its self-digest, the lists the cross checks
     compare: metrics, variables, placeholders, thresholds against the suite's evaluators) is
     left out rather than computed on part of it; `blanked` are the lines recovery blanked."""
