@@ -1,0 +1,135 @@
+"""A suite test by test (`analysis.items`): a keystroke in one test of a 10,000-test suite
+re-checks that test, then the rules that cross tests over every test's facts.
+
+The root is checked with its `tests:` list's lines taken out (`check_suite(...,
+tests_elsewhere=True)`). A test reads two things of the root, the suite's `metadata` (merged
+into each test's effective metadata) and whether the suite has `input_files`: they are the
+fingerprint its cached result is keyed by, so editing them re-checks every test. Over the
+placed results run the duplicate ids (EY607) and `depends_on` between tests (EY637), as the
+whole-file rules run them. A 5.x suite, a file that does not split, or a test that does not
+parse as written is analysed whole by the caller.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass, replace
+
+from evalyaml.analysis.findings import Finding, FindingSink
+from evalyaml.analysis.items import Item, ItemState, analyze_items, shift_span
+from evalyaml.analysis.model import CaseSummary, FileRef
+from evalyaml.analysis.options import Options
+from evalyaml.analysis.parse import ParsedText, parse_text
+from evalyaml.analysis.text import LineIndex, Span
+from evalyaml.analysis.yamltree import Mapping, Sequence
+from evalyaml.formats.agentv import rules
+from evalyaml.formats.agentv.common import Context, pairs
+from evalyaml.formats.agentv.depends import Dependency
+from evalyaml.formats.agentv.filerefs import file_refs_of
+from evalyaml.formats.agentv.suite import (
+    SuiteFacts,
+    SuiteRef,
+    check_item,
+    check_suite,
+    cross_test_rules,
+    duplicate_ids,
+)
+
+STATE = "agentv-tests"
+
+
+@dataclass(frozen=True, slots=True)
+class TestFacts:
+    """What one test adds to its suite's facts."""
+
+    refs: tuple[SuiteRef, ...]
+    test_ids: tuple[tuple[str, Span], ...]
+    depends: tuple[Dependency, ...]
+    cases: tuple[CaseSummary, ...]
+    file_refs: tuple[FileRef, ...]  # of `refs`, resolved once per test text
+
+    def shifted(self, lines: int) -> TestFacts:
+        return TestFacts(
+            tuple(replace(r, span=r.span.shifted(lines)) for r in self.refs),
+            tuple((i, s.shifted(lines)) for i, s in self.test_ids),
+            tuple(replace(d, span=d.span.shifted(lines)) for d in self.depends),
+            tuple(c.shifted(lines) for c in self.cases),
+            tuple(replace(f, span=f.span.shifted(lines)) for f in self.file_refs))
+
+
+class TestRules:
+    key = "tests"
+    uses_index = False
+
+    def __init__(self, path: str | None, root: str | None) -> None:
+        self.path = path
+        self.root_folder = root
+
+    def root(self, text: str, options: Options) -> tuple[tuple[Finding, ...], SuiteFacts] | None:
+        sink = FindingSink(strict=options.strict)
+        parsed = parse_text(text, sink)
+        if not parsed.ok or len(parsed.documents) != 1:
+            return None
+        root = parsed.documents[0]
+        if not isinstance(root, Mapping) or \
+                any(k.text in rules.FIVE_X_KEYS for k, _ in pairs(root)):
+            return None
+        facts = SuiteFacts()
+        check_suite(Context(parsed, sink), root, facts, tests_elsewhere=True)
+        return tuple(dict.fromkeys(sink.findings)), facts
+
+    def fingerprint(self, root: SuiteFacts) -> str:
+        return json.dumps([root.suite_meta, root.suite_input_files, self.path,
+                           self.root_folder], sort_keys=True, default=repr)
+
+    def item(self, text: str, index: int, root: SuiteFacts, options: Options
+             ) -> Item[TestFacts] | None:
+        sink = FindingSink(strict=options.strict)
+        parsed = parse_text(text, sink)
+        if not parsed.ok or len(parsed.documents) != 1:
+            return None
+        top = parsed.documents[0]
+        if not isinstance(top, Sequence) or len(top.items) != 1:
+            return None
+        facts = SuiteFacts(suite_meta=root.suite_meta, suite_input_files=root.suite_input_files)
+        check_item(Context(parsed, sink), top.items[0], facts)
+        file_refs = file_refs_of(facts.refs, self.path, self.root_folder) if self.path else []
+        return Item(tuple(dict.fromkeys(sink.findings)), TestFacts(
+            tuple(facts.refs), tuple(facts.test_ids), tuple(facts.depends), tuple(facts.cases),
+            tuple(file_refs)))
+
+    def shift(self, facts: TestFacts, lines: int) -> TestFacts:
+        return facts.shifted(lines)
+
+    def shift_root(self, root: SuiteFacts, first_line: int, lines: int) -> SuiteFacts:
+        return replace(root, refs=[replace(r, span=shift_span(r.span, first_line, lines))
+                                   for r in root.refs])
+
+
+def analyze_suite_by_test(text: str, path: str | None, options: Options,
+                          state: ItemState | None
+                          ) -> tuple[list[Finding], SuiteFacts, list[FileRef]] | None:
+    """The suite's findings, facts and file references, as the whole-file rules give them."""
+    done = analyze_items(text, TestRules(path, options.root), options, state)
+    if done is None:
+        return None
+    facts = replace(done.root, refs=list(done.root.refs), test_ids=[], depends=[], cases=[])
+    file_refs = file_refs_of(facts.refs, path, options.root) if path else []
+    findings: list[Finding] = list(done.root_findings)
+    items = [item.facts for item in done.items]
+    for item in done.items:
+        if item.findings:
+            findings.extend(item.findings)
+    chain = itertools.chain.from_iterable
+    facts.refs.extend(chain(f.refs for f in items))
+    facts.test_ids.extend(chain(f.test_ids for f in items))
+    facts.depends.extend(chain(f.depends for f in items))
+    facts.cases.extend(chain(f.cases for f in items))
+    file_refs.extend(chain(f.file_refs for f in items))
+    sink = FindingSink(strict=options.strict)
+    ctx = Context(ParsedText("", LineIndex(""), [], ok=True), sink)  # for its `add` only
+    duplicate_ids(ctx, facts)
+    cross_test_rules(ctx, facts)
+    findings.extend(sink.findings)
+    return findings, facts, file_refs
