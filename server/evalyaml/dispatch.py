@@ -9,7 +9,8 @@ finding for a file nobody claimed. Everything else is the claiming format's.
 
 from __future__ import annotations
 
-from evalyaml.analysis.dataset import CaseCache, CaseMapper
+from typing import TYPE_CHECKING
+
 from evalyaml.analysis.findings import FindingSink
 from evalyaml.analysis.kinds import Kind
 from evalyaml.analysis.model import FileAnalysis
@@ -18,6 +19,9 @@ from evalyaml.analysis.parse import decode
 from evalyaml.analysis.text import Span
 from evalyaml.formats import FALLBACK, candidates, claim, format_of, near_miss
 from evalyaml.formats.base import Refusal
+
+if TYPE_CHECKING:
+    from evalyaml.analysis.dataset import CaseCache, CaseMapper
 
 HEAD_BYTES = 65536  # what detection reads of a file it cannot analyse whole
 

@@ -31,8 +31,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding, FindingSink
 from evalyaml.analysis.kinds import FileKind, Kind
 from evalyaml.analysis.model import Definition, FileAnalysis, Reference
@@ -46,6 +46,9 @@ from evalyaml.workspace.crossfile import cross_findings
 from evalyaml.workspace.discovery import discover, in_scope
 from evalyaml.workspace.loading import Job, Loaded, digest_of, load, load_all
 from evalyaml.workspace.resolve import Resolution, resolve_among, sort_newest_first
+
+if TYPE_CHECKING:
+    from evalyaml.analysis.dataset import CaseCache, CaseMapper
 
 Key = tuple[Kind, str]
 Progress = Callable[[int, int], None]

@@ -22,9 +22,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evalyaml.analysis.codes import Code
-from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding, FindingSink, Fix, TextEdit
 from evalyaml.analysis.kinds import Kind
 from evalyaml.analysis.model import FileAnalysis, FileRef
@@ -52,6 +52,9 @@ from evalyaml.formats.agentv.suite import (
 from evalyaml.formats.agentv.targets import KNOWN_PROVIDERS, PROVIDER_ALIASES, check_targets
 from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
 from evalyaml.syntax.jsonl import parse_jsonl, require_objects
+
+if TYPE_CHECKING:
+    from evalyaml.analysis.dataset import CaseCache, CaseMapper
 
 __all__ = ["CASES", "CONFIG", "FORMAT", "PROMPT", "SUITE", "TARGETS", "WORKSPACE",
            "AgentvFormat"]

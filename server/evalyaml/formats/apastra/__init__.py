@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path, PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from evalyaml.analysis.codes import Code
-from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding, FindingSink
 from evalyaml.analysis.kinds import FormatKind, Kind
 from evalyaml.analysis.model import FileAnalysis
@@ -54,6 +53,9 @@ from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusa
 from evalyaml.syntax.json import parse_json
 from evalyaml.syntax.jsonl import RowTree, parse_jsonl
 from evalyaml.syntax.lines import LineCache
+
+if TYPE_CHECKING:
+    from evalyaml.analysis.dataset import CaseCache, CaseMapper
 
 __all__ = ["CASES", "DATASET", "EVALUATOR", "FORMAT", "PROMPT", "SUITE", "ApastraFormat"]
 

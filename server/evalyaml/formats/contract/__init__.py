@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evalyaml.analysis.codes import Code
-from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding
 from evalyaml.analysis.kinds import FileKind, Kind, NotOurs, folder_kind, modeline_kind
 from evalyaml.analysis.model import FileAnalysis
@@ -20,8 +20,10 @@ from evalyaml.analysis.options import Options
 from evalyaml.analysis.segments import has_questions_line
 from evalyaml.analysis.text import LineIndex
 from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal, Tier
-from evalyaml.formats.contract.analyze import analyze_contract
 from evalyaml.formats.contract.codes import CODES
+
+if TYPE_CHECKING:
+    from evalyaml.analysis.dataset import CaseCache, CaseMapper
 
 # A root key one or two letters away from `questions` whose first item is a case (`- id:` then
 # an `input:` key): a dataset whose cases would otherwise never be checked. Narrow on purpose:
@@ -75,6 +77,8 @@ class ContractFormat:
         # The contract detects per document itself (a file may hold several); only a forced
         # kind (`evalyaml validate-rubric`) overrides that.
         forced_kind = kind if forced and isinstance(kind, FileKind) else None
+        from evalyaml.formats.contract.analyze import analyze_contract  # with its schemas
+
         return analyze_contract(text, path, options, cache, forced_kind=forced_kind,
                                 mapper=mapper)
 

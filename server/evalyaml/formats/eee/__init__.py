@@ -15,10 +15,9 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable
 from pathlib import Path, PurePath
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from evalyaml.analysis.codes import Code
-from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding, FindingSink
 from evalyaml.analysis.kinds import Kind
 from evalyaml.analysis.model import Definition, FileAnalysis
@@ -40,6 +39,9 @@ from evalyaml.formats.eee.rows import (
 )
 from evalyaml.syntax.json import parse_json
 from evalyaml.syntax.lines import LineCache
+
+if TYPE_CHECKING:
+    from evalyaml.analysis.dataset import CaseCache, CaseMapper
 
 __all__ = ["AGGREGATE", "FORMAT", "SAMPLES", "EeeFormat"]
 

@@ -21,9 +21,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evalyaml.analysis.codes import Code
-from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding, FindingSink
 from evalyaml.analysis.kinds import Kind
 from evalyaml.analysis.model import FileAnalysis
@@ -40,6 +40,9 @@ from evalyaml.formats.padosoft.ide import IDE
 from evalyaml.formats.padosoft.kinds import CALIBRATION, DATASET, EVAL_SET
 from evalyaml.formats.padosoft.rowhash import RowIdentity, row_hash, row_identities
 from evalyaml.syntax.json import parse_json
+
+if TYPE_CHECKING:
+    from evalyaml.analysis.dataset import CaseCache, CaseMapper
 
 __all__ = ["CALIBRATION", "DATASET", "EVAL_SET", "FORMAT", "PadosoftFormat", "RowIdentity",
            "row_hash", "row_identities"]
