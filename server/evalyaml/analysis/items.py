@@ -87,6 +87,7 @@ class ItemState:
         self._placed_root: tuple[int, int, tuple[tuple[Finding, ...], object]] | None = None
         self._last: _Last | None = None
         self.incremental = 0  # analyses that analysed only the edited item
+        self.extra: dict[str, object] = {}  # the format's own sums over the placed items
 
     def forget(self) -> None:
         self._last = None

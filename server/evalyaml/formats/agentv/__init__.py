@@ -133,9 +133,18 @@ class AgentvFormat:
             return ()
         sink = FindingSink(strict=options.strict)
         roots = _search_roots(path, files)
+        # A suite of 10,000 tests names one grader prompt 10,000 times: a reference found
+        # clean is clean wherever the same words stand (its span only places a finding).
+        clean: set[tuple[str, str, str, str]] = set()
         for ref in refs:
             if isinstance(ref, SuiteRef):
+                key = (ref.role, ref.name, ref.quote, ref.raw)
+                if key in clean:
+                    continue
+                before = len(sink.findings)
                 _check_ref(ref, path, roots, files, sink)
+                if len(sink.findings) == before:
+                    clean.add(key)
         return sink.findings
 
 

@@ -44,3 +44,4 @@ def file_refs_of(refs: Iterable[SuiteRef], path: str, root: str | None) -> list[
                 os.path.normpath(PurePath(base) / ".agentv" / "assertions" / (ref.name + ext))
                 for base in bases for ext in rules.ASSERTION_SCRIPT_EXTENSIONS)))
     return out
+
