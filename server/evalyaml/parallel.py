@@ -2,9 +2,8 @@
 
 The CLI is single-threaded, so it forks: workers start in milliseconds with everything already
 imported. The language server has threads and never forks; it keeps one spawned worker warm
-instead (`CasePool`). The process machinery and the contract's case rules are imported when a
-list is long enough to spread, not with this module: `evalyaml check` of a small workspace
-never pays for them.
+instead (`CasePool`). The process machinery is imported when a list is long enough to spread,
+not with this module: `evalyaml check` of a small workspace never pays for it.
 """
 
 from __future__ import annotations
@@ -17,12 +16,12 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
-from evalyaml.analysis.options import Options
+from evalyaml.core.incremental import CaseMapper, CaseResult
+from evalyaml.core.options import Options
+from evalyaml.formats import ANALYZE_ITEMS as analyze_case_texts
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
-
-    from evalyaml.analysis.dataset import CaseMapper, CaseResult
 
 PARALLEL_FROM = 2_000
 """Below this many cases a second process costs more than it saves."""
@@ -45,12 +44,6 @@ def _workers() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not on Linux
         return os.cpu_count() or 1
-
-
-def analyze_case_texts(texts: list[str], options: Options) -> list[CaseResult | None]:
-    from evalyaml.analysis.dataset import analyze_case_texts as analyze
-
-    return analyze(texts, options)
 
 
 def case_mapper() -> CaseMapper | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evalyaml.analysis.suggest import best, did_you_mean, edit_distance, rank
+from evalyaml.core.suggest import best, best_value, did_you_mean, edit_distance, rank
 
 CASE_KEYS = ["id", "input", "criteria", "expected", "expected_facts", "expected_tools",
              "rubric_ref", "bundle"]
@@ -52,3 +52,22 @@ def test_edit_distance(a: str, b: str, distance: int) -> None:
 def test_did_you_mean_sentence() -> None:
     assert did_you_mean("outptu", ["input", "output"]) == "; did you mean 'output'?"
     assert did_you_mean("zzz", ["input", "output"]) == ""
+
+
+def test_a_value_written_out_or_cut_short_is_offered_the_allowed_form() -> None:
+    scorings = ["all_pass", "any_pass", "weighted_avg", "min", "max", "median"]
+    assert best_value("weighted_average", scorings) == "weighted_avg"
+    assert best_value("weighted-avg", scorings) == "weighted_avg"  # separators ignored
+    assert best_value("all_pas", scorings) == "all_pass"  # a typo, as `best` ranks it
+    # Too short, or too small a part of the allowed value, to be sure of: no suggestion.
+    assert best_value("maximum", scorings) is None
+    assert best_value("exact", ["exact_match", "f1"]) == "exact_match"  # its first word
+    assert best_value("max", ["max_tokens", "min"]) is None  # a word too short to be sure
+    assert best_value("average", scorings) is None  # not how `weighted_avg` begins
+
+
+def test_a_value_with_a_word_more_is_offered_the_allowed_one() -> None:
+    variables = ["input", "output", "expected", "context"]
+    assert best_value("expected_answer", variables) == "expected"
+    assert best_value("context-docs", variables) == "context"
+    assert best_value("out_text", variables) is None  # 'out' is no word of 'output'

@@ -14,12 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.codes import CODES, CodeClass, Severity
-from evalyaml.analysis.findings import Finding
-from evalyaml.analysis.text import Position
+from evalyaml.core.codes import CODES, CodeClass, Severity
+from evalyaml.core.findings import Finding
+from evalyaml.ide.complete import complete_at
+from evalyaml.ide.completion import Request
 from evalyaml.ide.hover import hover
 from evalyaml.ide.navigation import definition
 from evalyaml.ide.source import Text
+from evalyaml.syntax.text import Position
 from evalyaml.workspace.index import Workspace
 
 from .workspace_fixture import (
@@ -91,6 +93,10 @@ def _answer(root: Path, workspace: Workspace, fixture: WorkspaceFixture, feature
     analysis = workspace.analysis(root / relative)
     if analysis is None or analysis.kind is None:
         return "none"
+    if feature.startswith("completion"):
+        req = Request(doc, analysis.kind, line, workspace, snippets=False, bundles=list)
+        labels = [item.label for item in complete_at(req, column)]
+        return ", ".join(labels) or "none"
     info = hover(doc, analysis.kind, position, workspace=workspace, today=fixture.today)
     return info.markdown.split("\n", 1)[0] if info is not None else "none"
 
@@ -104,8 +110,18 @@ def test_workspace_fixture_editor_answers(path: Path, tmp_path: Path) -> None:
     _write(tmp_path, fixture)
     workspace = Workspace([tmp_path], today=fixture.today, strict=fixture.strict)
     workspace.index_all()
-    assert [(feature, _answer(tmp_path, workspace, fixture, feature))
-            for feature, _ in fixture.ide] == fixture.ide
+    answers = [(feature, _answer(tmp_path, workspace, fixture, feature))
+               for feature, _ in fixture.ide]
+    for (feature, answer), (_, expected) in zip(answers, fixture.ide, strict=True):
+        if feature == "completion includes":
+            missing = set(_labels(expected)) - set(_labels(answer))
+            assert not missing, f"completion lacks {sorted(missing)}; offered: {answer}"
+        else:
+            assert answer == expected, feature
+
+
+def _labels(answer: str) -> list[str]:
+    return [label.strip() for label in answer.split(",")] if answer != "none" else []
 
 
 @pytest.mark.parametrize("variant", ["crlf", "bom"])

@@ -29,7 +29,10 @@ features answer there, through the pure `ide` layer on the indexed workspace:
 
 - `//= definition: eval/golden/faq.yml 4:6-4:24` (0-based, code points), or `//= definition:
   none`;
-- `//= hover: **refund-window**` the first line of the hover's Markdown, or `//= hover: none`.
+- `//= hover: **refund-window**` the first line of the hover's Markdown, or `//= hover: none`;
+- `//= completion: input, expected, tags` every label offered, in the order offered (`none`
+  for no item), or `//= completion includes: contains, icontains` labels that must be among
+  them (for long lists).
 
 Every file is written into a temporary folder and the folder is indexed by a real `Workspace`,
 so cross-file findings (EY301 unknown name, EY305 duplicate definition...) are data too. A file
@@ -45,7 +48,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from evalyaml.analysis.codes import CODE_PATTERN
+from evalyaml.core.codes import CODE_PATTERN
 
 _FILE = re.compile(r"^//-\s+(?P<path>\S+)\s*$")
 _HEADER = re.compile(r"^#!\s*(?P<key>[a-z_]+)\s*(?::\s*(?P<value>.*?))?\s*$")
@@ -53,9 +56,10 @@ _CARET = re.compile(r"^(?P<lead>//~\s*)(?P<carets>\^+)\s+"
                     rf"(?P<code>{CODE_PATTERN.pattern})\s+(?P<message>.*?)\s*$")
 _END = r"(?:(?P<{0}line>[+-]?\d+):)?(?P<{0}col>\d+)"
 _EXPLICIT = re.compile(r"^//@\s+" + _END.format("s") + r"\.\." + _END.format("e")
-                       + r"\s+(?P<code>EY(?:\d{3}|[A-Z]{2}\d{3}))\s+(?P<message>.*?)\s*$")
+                       + rf"\s+(?P<code>{CODE_PATTERN.pattern})\s+(?P<message>.*?)\s*$")
 _ANNOTATION = re.compile(r"^//[~@]")
-_EXPECT = re.compile(r"^//=\s*(?P<feature>definition|hover)\s*:\s*(?P<answer>.*?)\s*$")
+_EXPECT = re.compile(r"^//=\s*(?P<feature>definition|hover|completion(?: includes)?)\s*:"
+                     r"\s*(?P<answer>.*?)\s*$")
 CURSOR = "$0"
 DEFAULT_TODAY = date(2026, 11, 21)
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from evalyaml.analysis.kinds import FileKind
+from evalyaml.core.kinds import FileKind
 from evalyaml.lsp.documents import Document
 from evalyaml.lsp.features import completion
 from evalyaml.lsp.index import EditorWorkspace
@@ -23,9 +23,8 @@ def items_at(text: str, line: int, character: int) -> list[types.CompletionItem]
                              mapper=PositionMapper(doc.lines, Encoding.UTF16), line=line,
                              workspace=workspace, snippets=False, retrigger=False,
                              bundles=list)
-    ctx = completion.context_for(req, character)
-    assert ctx is not None
-    return sorted(completion.complete(req, ctx), key=lambda i: i.sort_text or i.label)
+    found = completion.complete_at(req, types.Position(line, character))
+    return sorted(found, key=lambda i: i.sort_text or i.label)
 
 
 def test_check_kind_without_snippets() -> None:

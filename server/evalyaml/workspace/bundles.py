@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.text import LineIndex, Span
 from evalyaml.config import PYPROJECT, Config, key_span, table_start
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.syntax.text import LineIndex, Span
 
 SUFFIX = ".schema.json"
 _NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")

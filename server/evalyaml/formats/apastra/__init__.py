@@ -15,26 +15,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from evalyaml.analysis.codes import Code
-from evalyaml.analysis.findings import Finding
-from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.options import Options
+from evalyaml.core.codes import Code
+from evalyaml.core.findings import Finding
+from evalyaml.core.incremental import CaseCache, CaseMapper
+from evalyaml.core.kinds import Kind
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
 from evalyaml.formats.apastra import detect
 from evalyaml.formats.apastra.codes import CODES
 from evalyaml.formats.apastra.ide import IDE
 from evalyaml.formats.apastra.kinds import CASES, DATASET, EVALUATOR, KINDS, PROMPT, SUITE
-from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
-
-if TYPE_CHECKING:
-    from evalyaml.analysis.dataset import CaseCache, CaseMapper
+from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refusal
 
 __all__ = ["CASES", "DATASET", "EVALUATOR", "FORMAT", "PROMPT", "SUITE", "ApastraFormat"]
 
 
-class ApastraFormat:
+class ApastraFormat(FormatBase):
     name = "apastra"
     title = "Apastra PromptOps"
     kinds: tuple[Kind, ...] = KINDS
@@ -44,9 +41,6 @@ class ApastraFormat:
 
     def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
         return detect.claim(text, path, root)
-
-    def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
-        return None
 
     def cross_check(self, path: Path, analysis: FileAnalysis, files: NamedFiles,
                     options: Options) -> Iterable[Finding]:

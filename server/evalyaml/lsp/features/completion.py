@@ -8,10 +8,9 @@ from dataclasses import dataclass
 
 from lsprotocol import types
 
-from evalyaml.analysis.kinds import Kind
+from evalyaml.core.kinds import Kind
+from evalyaml.ide import complete
 from evalyaml.ide import completion as ide
-from evalyaml.ide import json_features
-from evalyaml.ide.context import Context
 from evalyaml.ide.source import Source
 from evalyaml.lsp.convert import COMPLETION_KINDS
 from evalyaml.lsp.positions import PositionMapper
@@ -38,27 +37,10 @@ class Request:
                            self.bundles)
 
 
-def context_for(req: Request, character: int) -> Context | None:
-    column = req.mapper.core_position(types.Position(req.line, character)).character
-    return ide.context_for(req.core, column)
-
-
-def format_complete(req: Request, character: int) -> list[types.CompletionItem] | None:
-    """The format's own offers at the cursor (`FormatIde.offers`), or None."""
-    column = req.mapper.core_position(types.Position(req.line, character)).character
-    found = ide.format_offers(req.core, column)
-    return None if found is None else [item(req, offer) for offer in found]
-
-
-def complete_json(req: Request, position: types.Position) -> list[types.CompletionItem]:
-    """Inside JSON objects and JSONL rows: keys and values from the kind's schema."""
-    found = json_features.complete(req.doc, req.kind, req.mapper.core_position(position),
-                                   snippets=req.snippets, workspace=req.workspace)
-    return [item(req, one) for one in found]
-
-
-def complete(req: Request, ctx: Context) -> list[types.CompletionItem]:
-    return [item(req, found) for found in ide.complete(req.core, ctx)]
+def complete_at(req: Request, position: types.Position) -> list[types.CompletionItem]:
+    """Everything offered at the cursor (`ide.complete.complete_at`), as LSP items."""
+    column = req.mapper.core_position(position).character
+    return [item(req, found) for found in complete.complete_at(req.core, column)]
 
 
 def item(req: Request, found: ide.Completion) -> types.CompletionItem:

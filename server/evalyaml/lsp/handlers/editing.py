@@ -11,9 +11,8 @@ from __future__ import annotations
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from evalyaml.analysis.kinds import FileKind, Kind
+from evalyaml.core.kinds import FileKind, Kind
 from evalyaml.ide.completion import bundle_names
-from evalyaml.ide.json_features import is_json
 from evalyaml.ide.lookup import file_kind, valid_id
 from evalyaml.ide.navigation import rename_edits, rename_target
 from evalyaml.lsp import convert
@@ -59,16 +58,8 @@ def _complete(ls: EvalServer, doc: Document, position: types.Position) -> types.
         retrigger="code" in ls.client_name.lower(),
         bundles=lambda: bundle_names(workspace, doc.path),
         markdown=True)
-    offered = completion.format_complete(req, position.character)
-    if offered is not None:
-        return types.CompletionList(is_incomplete=False, items=offered)
-    if is_json(doc.path):  # JSON's structure is its brackets, not YAML's indentation
-        return types.CompletionList(is_incomplete=False,
-                                    items=completion.complete_json(req, position))
-    ctx = completion.context_for(req, position.character)
-    if ctx is None:
-        return empty
-    return types.CompletionList(is_incomplete=False, items=completion.complete(req, ctx))
+    return types.CompletionList(is_incomplete=False,
+                                items=completion.complete_at(req, position))
 
 
 def _hover(ls: EvalServer, doc: Document, position: types.Position) -> types.Hover | None:

@@ -8,6 +8,7 @@ suggestion that is wrong teaches the author to ignore all of them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -77,6 +78,48 @@ def _rank(name: str, candidates: frozenset[str]) -> tuple[str, ...]:
 def best(name: str, candidates: Iterable[str]) -> str | None:
     ranked = rank(name, candidates)
     return ranked[0] if ranked else None
+
+
+ABBREVIATION_SHARE = 0.6
+"""A value may be a written-out or cut-short form of an allowed one (`weighted_average` for
+`weighted_avg`): separators ignored, the shorter begins as the longer
+does, its letters appear in the longer in order, and it covers at least this share of it."""
+
+
+def best_value(value: str, allowed: Iterable[str]) -> str | None:
+    """Did-you-mean for a value of a closed set: `best`, else an allowed value that is the
+    written one's leading words (`expected_answer` for `expected`) or that it abbreviates or
+    spells out. Only for values: a key in an open object may well extend a
+    known key on purpose (`expected_output_format`)."""
+    found = best(value, allowed)
+    if found is not None:
+        return found
+    written = _normalize(value)
+    scored: list[tuple[int, str]] = []
+    words = _words(value)
+    for candidate in allowed:
+        theirs = _words(candidate)
+        shorter, longer = sorted((words, theirs), key=len)
+        if len(shorter[0]) >= 4 and len(shorter) < len(longer) and \
+                longer[:len(shorter)] == shorter:
+            scored.append((0, candidate))  # `expected_answer` for `expected`: one word more
+            continue
+        other = _normalize(candidate)
+        short, long = sorted((written, other), key=len)
+        if len(short) >= 4 and long[:3] == short[:3] and _in_order(short, long) and \
+                len(short) >= ABBREVIATION_SHARE * len(long):
+            scored.append((len(long) - len(short), candidate))
+    return min(scored)[1] if scored else None
+
+
+def _words(name: str) -> list[str]:
+    return [word for word in re.split(r"[_\-\s.]+", name.lower()) if word]
+
+
+def _in_order(short: str, long: str) -> bool:
+    """Whether every letter of `short` appears in `long`, in order (`avg` in `average`)."""
+    letters = iter(long)
+    return all(letter in letters for letter in short)
 
 
 def _common_prefix(a: str, b: str) -> str:

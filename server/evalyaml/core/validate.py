@@ -16,12 +16,12 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, ValidationError
 
-from evalyaml.analysis.findings import FindingSink, Fix, TextEdit
-from evalyaml.analysis.kinds import FileKind
-from evalyaml.analysis.schemas import known_properties, resolve_local
-from evalyaml.analysis.suggest import best, did_you_mean
-from evalyaml.analysis.text import LineIndex, Span
-from evalyaml.analysis.yamltree import Mapping, Node, PyValue, Scalar, Sequence
+from evalyaml.core.findings import FindingSink, Fix, TextEdit
+from evalyaml.core.kinds import Kind
+from evalyaml.core.schemas import known_properties, resolve_local
+from evalyaml.core.suggest import best, best_value, did_you_mean
+from evalyaml.syntax.text import LineIndex, Span
+from evalyaml.syntax.tree import Mapping, Node, PyValue, Scalar, Sequence
 
 Path = tuple[str | int, ...]
 
@@ -90,7 +90,7 @@ class SchemaReporter:
 
     def __init__(
         self,
-        kind: FileKind,
+        kind: Kind,
         lines: LineIndex,
         sink: FindingSink,
         *,
@@ -107,6 +107,10 @@ class SchemaReporter:
         # jsonschema reports one `required` error per missing key, and may report a type error
         # and an enum error on one value: each mistake is said once.
         self._said: set[tuple[object, ...]] = set()
+        # (object path, key) an unknown key's rename would supply: a misspelt required key is
+        # one mistake, so it is not also reported missing (two quick fixes, renaming the key and
+        # inserting it, would write the key twice).
+        self._renamed: set[tuple[Path, str]] = set()
 
     def span(self, node: Node) -> Span:
         return self.lines.span(node.start, node.end)
@@ -137,6 +141,8 @@ class SchemaReporter:
         except RecursionError:
             self.sink.add("EY105", "this value nests too deeply to validate", self.first_line(root))
             return
+        # Unknown keys first: a `required` error then knows which missing key a typo explains.
+        errors.sort(key=lambda error: error.validator not in _CLOSING)
         for error in errors:
             self.report(error, root, prefix)
 
@@ -162,7 +168,8 @@ class SchemaReporter:
     def _on_required(self, error: ValidationError, path: Path, located: Located) -> None:
         instance = error.instance if isinstance(error.instance, dict) else {}
         for name in error.validator_value:
-            if name in instance or ("required", path, name) in self._said:
+            if name in instance or ("required", path, name) in self._said or \
+                    (path, name) in self._renamed:
                 continue
             self._said.add(("required", path, name))
             where = self.describe(path)
@@ -199,7 +206,7 @@ class SchemaReporter:
         if ("type", path) in self._said:
             return  # `format: 1` is a wrong type; listing the allowed strings adds nothing
         shown = value if isinstance(value, str) else repr(value)
-        suggestion = best(shown, allowed) if isinstance(value, str) else None
+        suggestion = best_value(shown, allowed) if isinstance(value, str) else None
         fixes: tuple[Fix, ...] = ()
         if suggestion and isinstance(located.node, Scalar):
             fixes = (Fix(f"Change to '{suggestion}'",
@@ -224,6 +231,7 @@ class SchemaReporter:
             suggestion = best(key.text, allowed)
             fixes: tuple[Fix, ...] = ()
             if suggestion:
+                self._renamed.add((path, suggestion))
                 fixes = (Fix(f"Rename to '{suggestion}'", (TextEdit(self.span(key), suggestion),),
                              preferred=True),)
                 tail = f"; did you mean '{suggestion}'?"
@@ -310,6 +318,9 @@ class SchemaReporter:
         self.sink.add("EY207", message, self.span(located.node))
 
 
+_CLOSING = frozenset({"additionalProperties", "unevaluatedProperties"})
+
+
 def _last_key(path: Path) -> str:
     for part in reversed(path):
         if isinstance(part, str):
@@ -351,5 +362,5 @@ def likely_typos(
         )
 
 
-def open_object_keys(kind: FileKind, node_schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def open_object_keys(kind: Kind, node_schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return known_properties(kind, resolve_local(kind, node_schema))

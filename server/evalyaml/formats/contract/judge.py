@@ -12,16 +12,17 @@ from datetime import date
 
 from jsonschema import ValidationError
 
-from evalyaml.analysis.findings import FindingSink, Fix, TextEdit
-from evalyaml.analysis.identity import check_version
-from evalyaml.analysis.kinds import FileKind
-from evalyaml.analysis.model import Definition
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import ParsedText
-from evalyaml.analysis.schemas import schema, validator
-from evalyaml.analysis.suggest import best
-from evalyaml.analysis.validate import Located, Path, SchemaReporter, likely_typos
-from evalyaml.analysis.yamltree import Budget, Mapping, Scalar, to_python
+from evalyaml.core.findings import FindingSink, Fix, TextEdit
+from evalyaml.core.kinds import FileKind
+from evalyaml.core.model import Definition
+from evalyaml.core.options import Options
+from evalyaml.core.schemas import schema
+from evalyaml.core.suggest import best_value
+from evalyaml.core.validate import Located, Path, SchemaReporter, likely_typos
+from evalyaml.formats.contract.identity import check_version
+from evalyaml.formats.contract.schemas import validator
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.tree import Budget, Mapping, Scalar, to_python
 
 TEMPLATE_VARIABLES = ("input", "output", "expected", "context")
 # `[^{}]*` cannot match a brace, so a failed match gives up at the next one: linear time. (An
@@ -120,7 +121,7 @@ def _check_template(template: Scalar, parsed: ParsedText, sink: FindingSink) -> 
             continue
         start = base + match.start(3) + (len(raw_name) - len(raw_name.lstrip()))
         span = parsed.lines.span(start, start + len(root_name))
-        suggestion = best(root_name, TEMPLATE_VARIABLES)
+        suggestion = best_value(root_name, TEMPLATE_VARIABLES)
         fixes = (Fix(f"Change to '{suggestion}'", (TextEdit(span, suggestion),), preferred=True),
                  ) if suggestion else ()
         hint = f"; did you mean '{suggestion}'?" if suggestion else \
