@@ -97,7 +97,7 @@ def _apply(text: str, step: tuple[Any, ...], undo: list[tuple[int, int, str]]) -
     return None
 
 
-# Files a format analyses item by item (`analysis.items`): Padosoft datasets, AgentV suites.
+# Files a format analyses item by item (`core.items`): Padosoft datasets, AgentV suites.
 ITEM_FILES = [f for f in FILES if f.startswith(("padosoft/eval/golden/", "padosoft/mistakes/EY5",
                                                 "agentv/evals/", "agentv/mistakes/"))
               and f.endswith((".yaml", ".yml"))]
@@ -113,8 +113,8 @@ def _whole_keys(analysis: Any) -> tuple[Any, ...]:
 def test_item_by_item_equals_the_whole_file(file: str, steps: list[tuple[Any, ...]]) -> None:
     """Item by item, with the document's cache across the edits and without it, the findings,
     cases, definitions and file references are those of one parse of the whole file."""
-    from evalyaml.analysis.dataset import CaseCache
-    from evalyaml.analysis.options import Options
+    from evalyaml.core.incremental import CaseCache
+    from evalyaml.core.options import Options
     from evalyaml.formats import agentv, claim, padosoft
     from evalyaml.formats.base import Claim
 
@@ -144,9 +144,9 @@ def test_item_by_item_equals_the_whole_file(file: str, steps: list[tuple[Any, ..
 def test_a_one_sample_edit_is_analysed_alone() -> None:
     """The split really happens: a keystroke in one sample of a dataset re-analyses that sample
     only (the incremental count), and duplicate ids still cross samples."""
-    from evalyaml.analysis.dataset import CaseCache
-    from evalyaml.analysis.items import ItemState
-    from evalyaml.analysis.options import Options
+    from evalyaml.core.incremental import CaseCache
+    from evalyaml.core.items import ItemState
+    from evalyaml.core.options import Options
     from evalyaml.formats import padosoft
     from evalyaml.formats.padosoft.samples import STATE
 

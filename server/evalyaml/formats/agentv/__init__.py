@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from pathlib import Path, PurePath
+from pathlib import Path
 
 from evalyaml.core.codes import Code
 from evalyaml.core.findings import Finding, FindingSink, Fix, TextEdit
@@ -145,7 +145,7 @@ class AgentvFormat(FormatBase):
 
 def _suite_by_test(text: str, path: str | None, options: Options, cache: CaseCache | None
                    ) -> tuple[list[Finding], SuiteFacts, list[FileRef]] | None:
-    from evalyaml.analysis.items import ItemState
+    from evalyaml.core.items import ItemState
     from evalyaml.formats.agentv.bytest import STATE, analyze_suite_by_test
 
     return analyze_suite_by_test(

@@ -1,4 +1,4 @@
-"""A suite test by test (`analysis.items`): a keystroke in one test of a 10,000-test suite
+"""A suite test by test (`core.items`): a keystroke in one test of a 10,000-test suite
 re-checks that test, then the rules that cross tests over every test's facts.
 
 The root is checked with its `tests:` list's lines taken out (`check_suite(...,
@@ -17,13 +17,10 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.items import Item, ItemState, analyze_items, shift_span
-from evalyaml.analysis.model import CaseSummary, FileRef
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import ParsedText, parse_text
-from evalyaml.analysis.text import LineIndex, Span
-from evalyaml.analysis.yamltree import Mapping, Sequence
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.items import Item, ItemState, analyze_items, shift_span
+from evalyaml.core.model import CaseSummary, FileRef
+from evalyaml.core.options import Options
 from evalyaml.formats.agentv import rules
 from evalyaml.formats.agentv.common import Context, pairs
 from evalyaml.formats.agentv.depends import Dependency
@@ -36,6 +33,10 @@ from evalyaml.formats.agentv.suite import (
     cross_test_rules,
     duplicate_ids,
 )
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.text import LineIndex, Span
+from evalyaml.syntax.tree import Mapping, Sequence
+from evalyaml.syntax.yaml.parse import parse_text
 
 STATE = "agentv-tests"
 

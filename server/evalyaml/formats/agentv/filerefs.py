@@ -7,7 +7,7 @@ import os
 from collections.abc import Iterable
 from pathlib import PurePath
 
-from evalyaml.analysis.model import FileRef
+from evalyaml.core.model import FileRef
 from evalyaml.formats.agentv import rules
 from evalyaml.formats.agentv.kinds import CASES, PROMPT, WORKSPACE
 from evalyaml.formats.agentv.paths import prompt_candidates

@@ -7,20 +7,10 @@ from __future__ import annotations
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
-from evalyaml.analysis.findings import FindingSink
-from evalyaml.analysis.kinds import FormatKind, Kind
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import parse_text
-from evalyaml.analysis.text import LineIndex
-from evalyaml.analysis.yamltree import (
-    Budget,
-    ExpansionLimit,
-    Mapping,
-    Node,
-    Sequence,
-    to_python,
-)
+from evalyaml.core.findings import FindingSink
+from evalyaml.core.kinds import FormatKind, Kind
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
 from evalyaml.formats.apastra import detect, openkeys, rules, schemas
 from evalyaml.formats.apastra.context import Context, string_at
 from evalyaml.formats.apastra.kinds import (
@@ -37,9 +27,12 @@ from evalyaml.formats.base import Claim
 from evalyaml.syntax.json import parse_json
 from evalyaml.syntax.jsonl import RowTree, parse_jsonl
 from evalyaml.syntax.lines import LineCache
+from evalyaml.syntax.text import LineIndex
+from evalyaml.syntax.tree import Budget, ExpansionLimit, Mapping, Node, Sequence, to_python
+from evalyaml.syntax.yaml.parse import parse_text
 
 if TYPE_CHECKING:
-    from evalyaml.analysis.dataset import CaseCache
+    from evalyaml.core.incremental import CaseCache
 
 
 def analyze(text: str, path: str | None, kind: Kind | None, options: Options,
@@ -110,7 +103,7 @@ def _resolver(name: str) -> Any:
 def _analyze_document(ctx: Context, root: Node, kind: FormatKind, result: FileAnalysis,
                       path: str | None, *, whole: bool = True,
                       blanked: frozenset[int] = frozenset()) -> None:
-    """`whole` is False for a tree recovered around a syntax error (`analysis/recover.py`):
+    """`whole` is False for a tree recovered around a syntax error (`syntax/recover.py`):
     what needs every line of the document (its self-digest, the lists the cross checks
     compare: metrics, variables, placeholders, thresholds against the suite's evaluators) is
     left out rather than computed on part of it; `blanked` are the lines recovery blanked."""

@@ -69,7 +69,7 @@ class PadosoftFormat(FormatBase):
             claimed = detect.claim(text, path, options.root)
             kind = claimed.kind if isinstance(claimed, Claim) else DATASET
         if kind is DATASET:
-            from evalyaml.analysis.items import ItemState
+            from evalyaml.core.items import ItemState
             from evalyaml.formats.padosoft.samples import (
                 STATE,
                 SampleRules,

@@ -1,4 +1,4 @@
-"""A golden dataset sample by sample (`analysis.items`): a keystroke in one sample of a
+"""A golden dataset sample by sample (`core.items`): a keystroke in one sample of a
 10,000-sample file re-checks that sample, then the duplicate ids over every sample's id.
 
 The root is checked with its `samples:` list's lines taken out (`check_dataset(...,
@@ -14,13 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.items import Item, ItemState, analyze_items, shift_span
-from evalyaml.analysis.model import CaseSummary, Definition, FileAnalysis
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import ParsedText, parse_text
-from evalyaml.analysis.text import LineIndex, Span
-from evalyaml.analysis.yamltree import Mapping, Sequence
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.items import Item, ItemState, analyze_items, shift_span
+from evalyaml.core.model import CaseSummary, Definition, FileAnalysis
+from evalyaml.core.options import Options
 from evalyaml.formats.padosoft.common import Context
 from evalyaml.formats.padosoft.dataset import (
     check_dataset,
@@ -29,6 +26,10 @@ from evalyaml.formats.padosoft.dataset import (
     samples_description,
 )
 from evalyaml.formats.padosoft.kinds import DATASET
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.text import LineIndex, Span
+from evalyaml.syntax.tree import Mapping, Sequence
+from evalyaml.syntax.yaml.parse import parse_text
 
 STATE = "padosoft-samples"
 

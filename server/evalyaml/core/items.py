@@ -22,10 +22,10 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
-from evalyaml.analysis.findings import Finding
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.segments import DatasetSplit, split_after_edit, split_dataset
-from evalyaml.analysis.text import Span
+from evalyaml.core.findings import Finding
+from evalyaml.core.options import Options
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.yaml.segments import DatasetSplit, split_after_edit, split_dataset
 
 P = TypeVar("P")  # what the format keeps about one item (lines relative to the item)
 R = TypeVar("R")  # what the format keeps about the skeleton
