@@ -83,8 +83,8 @@ def test_the_json_reader_imports_no_yaml_module() -> None:
 # package's graders.py and rubrics.py did).
 OVERSIZE = {
     "syntax/json.py": 790,
-    "formats/agentv/suite.py": 776,
-    "formats/eee/rows.py": 527,
+    "formats/agentv/suite.py": 793,  # 776 at the review; the perf branch added 17 lines
+    "formats/eee/rows.py": 526,
 }
 
 
