@@ -12,11 +12,11 @@ from pathlib import PurePath
 
 from evalyaml.analysis.codes import register
 from evalyaml.analysis.kinds import Kind, modeline_schema
-from evalyaml.formats import agentv, apastra, contract, eee, padosoft
+from evalyaml.formats import agentv, apastra, contract, eee, padosoft, promptfoo
 from evalyaml.formats.base import Claim, Format, NearMiss, Refusal, Tier
 
 FORMATS: tuple[Format, ...] = (contract.FORMAT, padosoft.FORMAT, agentv.FORMAT, eee.FORMAT,
-                               apastra.FORMAT)
+                               apastra.FORMAT, promptfoo.FORMAT)
 FALLBACK: Format = FORMATS[0]
 
 for _format in FORMATS:
@@ -52,6 +52,11 @@ def candidates(path: str | None) -> tuple[Format, ...]:
 
 _SCHEMA_FILES: dict[str, Kind] = {k.schema_file: k for f in FORMATS for k in f.kinds
                                   if k.schema_file is not None}
+# A modeline names a schema by its URL, whose last segment is the file name: a kind whose
+# schema sits in a folder of schemas/ (promptfoo/config-schema.json) is found by that name too.
+for _kind in list(_SCHEMA_FILES.values()):
+    assert _kind.schema_file is not None
+    _SCHEMA_FILES.setdefault(PurePath(_kind.schema_file).name, _kind)
 _SCHEMA_NAME = re.compile(r"(?:^|[/\\])([^/\\?#]+)(?:[?#].*)?$")
 
 
