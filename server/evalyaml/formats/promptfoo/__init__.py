@@ -24,6 +24,7 @@ from evalyaml.analysis.kinds import Kind
 from evalyaml.analysis.model import FileAnalysis, FileRef
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.parse import ParsedText, parse_text
+from evalyaml.analysis.text import LineIndex
 from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
 from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
 from evalyaml.formats.promptfoo import detect
@@ -36,7 +37,7 @@ from evalyaml.formats.promptfoo.ide import IDE
 from evalyaml.formats.promptfoo.kinds import CONFIG, PROMPT, TABLE, TESTS
 from evalyaml.formats.promptfoo.paths import is_glob, suffix
 from evalyaml.formats.promptfoo.table import check_table
-from evalyaml.formats.promptfoo.templates import analyse
+from evalyaml.formats.promptfoo.templates import analyse, split_txt
 from evalyaml.formats.promptfoo.tests import check_test
 from evalyaml.syntax.json import parse_json
 from evalyaml.syntax.jsonl import parse_jsonl, require_objects
@@ -101,11 +102,15 @@ class PromptfooFormat:
 
 
 def _prompt_file(text: str, lower: str, sink: FindingSink) -> None:
-    from evalyaml.analysis.text import LineIndex
+    """A prompt file's template syntax; a `.txt` file is one template per `---` segment
+    (`processTxtFile`), each rendered on its own."""
     lines = LineIndex(text)
-    _, problems = analyse(text)
-    for problem in problems:
-        sink.add("EYPF013", problem.message, lines.span(problem.start, problem.end))
+    pieces = split_txt(text) if lower.endswith(".txt") else [(0, text)]
+    for offset, body in pieces:
+        _, problems = analyse(body)
+        for problem in problems:
+            sink.add("EYPF013", problem.message,
+                     lines.span(offset + problem.start, offset + problem.end))
 
 
 def _tests_file(ctx: Context, root: Node | None, facts: ConfigFacts) -> None:

@@ -45,6 +45,10 @@ THRESHOLD_REQUIRED = {"cost": "Cost assertion must have a threshold",
 SCRIPT_TYPES = frozenset({"javascript", "python", "ruby"})
 
 
+def _a(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + f"'{word}'"
+
+
 def known_type(name: str) -> bool:
     if name in BASE or name in NOT_TYPES or name in RUNNABLE_SPECIAL or name == "assert-set":
         return True
@@ -161,27 +165,27 @@ def _check_value(ctx: Context, type_node: Scalar, type_name: str,
         return
     if base in THRESHOLD_REQUIRED and (found.get("threshold") is None or
                                        is_null(found["threshold"][1])):
-        ctx.add("EYPF005", f"a '{type_name}' assertion has no 'threshold': the test errors with "
+        ctx.add("EYPF005", f"{_a(type_name)} assertion has no 'threshold': the test errors with "
                 f"\"{THRESHOLD_REQUIRED[base]}\"", ctx.span(type_node))
         return
     where = ctx.span(value) if value is not None and not is_null(value) else ctx.span(type_node)
     if base in SCALAR_VALUE:
         if value is None or is_null(value) or not (value_text is not None or is_number(value)):
-            ctx.add("EYPF005", f"a '{type_name}' assertion needs a string or number 'value': the "
+            ctx.add("EYPF005", f"{_a(type_name)} assertion needs a string or number 'value': the "
                     f"test errors with \"\\\"{base}\\\" assertion type must have a string or "
                     "number value\"", where)
     elif base in LIST_VALUE:
         if value is None or is_null(value) or not (value_text is not None or
                                                    isinstance(value, Sequence)):
-            ctx.add("EYPF005", f"a '{type_name}' assertion needs a list 'value' (or a "
+            ctx.add("EYPF005", f"{_a(type_name)} assertion needs a list 'value' (or a "
                     f"comma-separated string): the test errors with \"{base} assertion type "
                     "must have an array value\"", where)
     elif base in STRING_VALUE:
         if value_text is None or (base in ("starts-with", "regex") and not value_text):
             what = "a non-empty string" if base in ("starts-with", "regex") else "a string"
-            ctx.add("EYPF005", f"a '{type_name}' assertion needs {what} 'value': the test "
+            ctx.add("EYPF005", f"{_a(type_name)} assertion needs {what} 'value': the test "
                     "errors when it runs", where)
     elif base in STRING_OR_LIST and value_text is None and \
             not (isinstance(value, Sequence) and value.items):
-        ctx.add("EYPF005", f"a '{type_name}' assertion needs a string (or a non-empty list "
+        ctx.add("EYPF005", f"{_a(type_name)} assertion needs a string (or a non-empty list "
                     "of strings) 'value': the test errors when it runs", where)

@@ -158,14 +158,14 @@ def _short(text: str) -> str:
 def _default_test(ctx: Context, key: Scalar, node: Node, facts: ConfigFacts) -> None:
     text = text_of(node)
     if text is not None and isinstance(node, Scalar):
-        facts.default_unknown = True
-        facts.default_vars = None
         if not text.startswith("file://"):
             ctx.add("EYPF017", "defaultTest is a path without 'file://': promptfoo warns "
                     "\"defaultTest string must start with file://\" and ignores it at run time "
                     f"(none of its vars, asserts or options apply); write 'file://{text}'",
                     ctx.span(node))
             return
+        facts.default_unknown = True
+        facts.default_vars = None
         raw = text[7:]
         if not templated(raw):
             facts.refs.append(Ref("default-test", raw, ctx.span(node)))

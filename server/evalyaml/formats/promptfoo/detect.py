@@ -18,7 +18,7 @@ DEFAULT_NAMES = frozenset({"promptfooconfig.yaml", "promptfooconfig.yml", "promp
 SCHEMA_URL = re.compile(r"promptfoo\.dev/config-schema\.json")
 _MODELINE = re.compile(r"^[ \t]*#[ \t]*yaml-language-server[ \t]*:[ \t]*\$schema[ \t]*=[ \t]*"
                        r"\S*promptfoo\.dev/config-schema\.json", re.MULTILINE)
-_ROOT_SCHEMA = re.compile(r"""^[ \t]{0,4}["']?\$schema["']?[ \t]*:[ \t]*["']?[^"'\s]*"""
+_ROOT_SCHEMA = re.compile(r"""(?:^|[{,])[ \t]*["']?\$schema["']?[ \t]*:[ \t]*["']?[^"'\s]*"""
                           r"""promptfoo\.dev/config-schema\.json""", re.MULTILINE)
 
 
