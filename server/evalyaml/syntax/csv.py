@@ -87,7 +87,10 @@ def read_csv(text: str, delimiter: str = ",") -> CsvTable:
             continue
         # End of record (or of text).
         is_blank = len(cells) == 1 and cells[0].start == cells[0].end
-        (blanks if is_blank else rows).append(Row(tuple(cells), row_start, i, row_line))
+        if not is_blank:
+            rows.append(Row(tuple(cells), row_start, i, row_line))
+        elif i < n:  # the end of the text after a final line break is no record
+            blanks.append(Row(tuple(cells), row_start, i, row_line))
         cells = []
         if i >= n:
             break

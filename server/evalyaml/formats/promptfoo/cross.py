@@ -131,13 +131,15 @@ class _PromptVars:
 
 
 def _prompts(path: Path, facts: ConfigFacts, files: NamedFiles
-             ) -> tuple[list[_PromptVars], set[str]] | None:
+             ) -> tuple[list[_PromptVars], set[str] | None] | None:
     """Each prompt's required variables, and every name any prompt reads; None when a prompt
-    cannot be known (a function, an executable, a glob, an unreadable file)."""
+    cannot be known (a function, an executable, a glob). The names are None when a prompt file
+    is missing: what it would have read is unknown."""
     if facts.prompts_unknown:
         return None
     out: list[_PromptVars] = []
     used: set[str] = set()
+    complete = True
     if facts.prompts_default:
         out.append(_PromptVars("{{prompt}}", {"prompt": None}))
     for prompt in facts.prompts:
@@ -152,14 +154,15 @@ def _prompts(path: Path, facts: ConfigFacts, files: NamedFiles
         target = files.resolve(path.parent, ref.name)
         text = files.read_text(target) if target is not None else None
         if text is None:
-            continue  # reported as missing; its variables cannot be known
+            complete = False  # reported as missing; its variables cannot be known
+            continue
         pieces = split_txt(text) if suffix(ref.name) == ".txt" else [(0, text)]
         for number, (_, body) in enumerate(pieces, 1):
             uses, _ = analyse(body)
             used.update(u.name for u in uses)
             label = f"{ref.name}" + (f" #{number}" if len(pieces) > 1 else "")
             out.append(_PromptVars(label, dict(required(uses))))
-    return out, used
+    return out, used if complete else None
 
 
 def _variables(path: Path, facts: ConfigFacts, files: NamedFiles, sink: FindingSink) -> None:
@@ -176,7 +179,7 @@ def _variables(path: Path, facts: ConfigFacts, files: NamedFiles, sink: FindingS
         if ref.role == "tests" and not is_glob(ref.name):
             _file_vars(path, ref, prompts, default, files=files, sink=sink)
     config_text = files.read_text(path) or ""
-    if any(r.role in ("script", "provider") for r in facts.refs):
+    if used is None or any(r.role in ("script", "provider") for r in facts.refs):
         return
     mentioned = used | {a or b for a, b in _VAR_IN_CODE.findall(config_text)} | \
         set(_TEMPLATE_NAME.findall(config_text))

@@ -136,6 +136,8 @@ def analyse(text: str) -> tuple[list[Use], list[Problem]]:
         problems.append(Problem(f"unknown block tag '{tag}': the nunjucks render throws "
                                 f"(\"unknown block tag: {tag}\")", tag_start,
                                 tag_start + len(tag)))
+    if any(p.message.startswith("unknown block tag") for p in problems):
+        return uses, problems  # a misspelt end tag: its block's "never closed" is the same slip
     for tag, start, end in stack:
         closer = _BLOCKS.get(tag, "endset")
         problems.append(Problem(f"'{{% {tag} %}}' is never closed with '{{% {closer} %}}': the "
