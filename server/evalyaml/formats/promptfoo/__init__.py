@@ -21,7 +21,7 @@ from evalyaml.analysis.codes import Code
 from evalyaml.analysis.dataset import CaseCache, CaseMapper
 from evalyaml.analysis.findings import Finding, FindingSink
 from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.model import FileAnalysis, FileRef
+from evalyaml.analysis.model import CaseSummary, FileAnalysis, FileRef
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.parse import ParsedText, parse_text
 from evalyaml.analysis.text import LineIndex
@@ -127,6 +127,7 @@ def _tests_file(ctx: Context, root: Node | None, facts: ConfigFacts) -> None:
 def _record(result: FileAnalysis, facts: ConfigFacts, path: str | None, kind: Kind,
             options: Options) -> None:
     result.facts[FACTS] = facts
+    result.cases = [CaseSummary(name, span, name_span) for name, span, name_span in facts.cases]
     if path is None:
         return
     folder = PurePath(path).parent

@@ -55,4 +55,5 @@ class ConfigFacts:
     default_asserted: bool = False
     default_unknown: bool = False  # defaultTest from a file
     tables: list[Ref] = field(default_factory=list)  # CSV / YAML tests files: vars checked
-    descriptions: list[tuple[str, Span]] = field(default_factory=list)  # symbols
+    # Each test's name (its description, or "test N"), whole span and name span: symbols.
+    cases: list[tuple[str, Span, Span]] = field(default_factory=list)

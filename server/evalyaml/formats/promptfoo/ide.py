@@ -4,8 +4,11 @@ Key completion and hover come from `schemas/promptfoo/config-schema.json`."""
 
 from __future__ import annotations
 
-from evalyaml.formats.base import FormatIde, KeyDoc
+import re
+
+from evalyaml.formats.base import Cursor, FormatIde, KeyDoc, NamedFiles, Tip
 from evalyaml.formats.promptfoo import vocab
+from evalyaml.formats.promptfoo.asserts import known_type
 
 _DOCS = {
     "contains": "The output contains `value` (case-sensitive). Value: a string or number.",
@@ -40,7 +43,30 @@ _PROVIDERS = tuple(KeyDoc(p, f"promptfoo provider `{p}`") for p in
 _TYPE_PLACES = (("tests", "*", "assert", "*", "type"), ("defaultTest", "assert", "*", "type"),
                 ("*", "assert", "*", "type"))
 
+_TYPE_LINE = re.compile(r"""^(?P<lead>\s*(?:-\s+)?type\s*:\s*)(?P<q>["']?)(?P<name>[\w:.-]+)""")
+
+
+def hover(cursor: Cursor, files: NamedFiles) -> Tip | None:
+    """An assertion type: what it checks and what its value must be."""
+    lines = cursor.text.splitlines()
+    if cursor.line >= len(lines):
+        return None
+    match = _TYPE_LINE.match(lines[cursor.line])
+    if match is None or not match.start("name") <= cursor.character <= match.end("name"):
+        return None
+    name = match.group("name")
+    if not known_type(name):
+        return None
+    base = name[4:] if name.startswith("not-") else name
+    doc = _DOCS.get(base, f"promptfoo assertion type `{base}`.")
+    if name != base:
+        doc = f"Passes when `{base}` fails. {doc}"
+    return Tip(f"**{name}** (promptfoo assertion type)\n\n{doc}", match.start("name"),
+               match.end("name"))
+
+
 IDE = FormatIde(
+    hover=hover,
     values={
         **{("promptfoo config", place): (*_TYPE_DOCS, *_NOT_DOCS) for place in _TYPE_PLACES},
         ("promptfoo tests file", ("*", "assert", "*", "type")): (*_TYPE_DOCS, *_NOT_DOCS),

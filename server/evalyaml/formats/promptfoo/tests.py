@@ -42,10 +42,12 @@ def check_test(ctx: Context, node: Node, facts: ConfigFacts, index: int, *,
             ctx.unknown_key(key, allowed, what)
     label = f"test {index + 1}"
     description = text_of(found["description"][1]) if "description" in found else None
+    first = items[0][0] if items else node
     if description:
         label = f"test '{description}'"
-        facts.descriptions.append((description, ctx.span(found["description"][1])))
-    first = items[0][0] if items else node
+    if not default and not partial and collect:
+        name_node = found["description"][1] if description else first
+        facts.cases.append((description or label, ctx.span(node), ctx.span(name_node)))
     empty = not any(k in found for k in vocab.MUST_HAVE_ONE_OF)
     if not default and not partial and empty:
         ctx.add("EYPF016", f"{label} has none of {', '.join(vocab.MUST_HAVE_ONE_OF)}: promptfoo "
