@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from evalyaml.analysis.options import Options
+from evalyaml.core.options import Options
 from evalyaml.dispatch import analyze_text
 from evalyaml.formats.promptfoo import CONFIG
 

@@ -17,16 +17,13 @@ import os
 from collections.abc import Iterable
 from pathlib import Path, PurePath
 
-from evalyaml.analysis.codes import Code
-from evalyaml.analysis.dataset import CaseCache, CaseMapper
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.model import CaseSummary, FileAnalysis, FileRef
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import ParsedText, parse_text
-from evalyaml.analysis.text import LineIndex
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
-from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
+from evalyaml.core.codes import Code
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.incremental import CaseCache, CaseMapper
+from evalyaml.core.kinds import Kind
+from evalyaml.core.model import CaseSummary, FileAnalysis, FileRef
+from evalyaml.core.options import Options
+from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refusal
 from evalyaml.formats.promptfoo import detect
 from evalyaml.formats.promptfoo.codes import CODES
 from evalyaml.formats.promptfoo.common import Context
@@ -41,6 +38,10 @@ from evalyaml.formats.promptfoo.templates import analyse, split_txt
 from evalyaml.formats.promptfoo.tests import check_test
 from evalyaml.syntax.json import parse_json
 from evalyaml.syntax.jsonl import parse_jsonl, require_objects
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.text import LineIndex
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
+from evalyaml.syntax.yaml.parse import parse_text
 
 __all__ = ["CONFIG", "FORMAT", "PROMPT", "TABLE", "TESTS", "PromptfooFormat"]
 
@@ -48,7 +49,7 @@ _TEST_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
 _PROMPT_SUFFIXES = (".txt", ".md", ".j2")
 
 
-class PromptfooFormat:
+class PromptfooFormat(FormatBase):
     name = "promptfoo"
     title = "promptfoo"
     kinds: tuple[Kind, ...] = (CONFIG, TESTS, TABLE, PROMPT)
@@ -58,9 +59,6 @@ class PromptfooFormat:
 
     def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
         return detect.claim(text, path)
-
-    def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
-        return None
 
     def analyze(self, text: str, path: str | None, kind: Kind | None, options: Options, *,
                 forced: bool = False, cache: CaseCache | None = None,

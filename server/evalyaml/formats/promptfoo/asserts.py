@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from evalyaml.analysis.findings import Fix, TextEdit
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.findings import Fix, TextEdit
 from evalyaml.formats.promptfoo import vocab
 from evalyaml.formats.promptfoo.common import (
     Context,
@@ -23,6 +22,7 @@ from evalyaml.formats.promptfoo.common import (
     suggest_value,
     text_of,
 )
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 BASE = frozenset(vocab.BASE_TYPES)
 NOT_TYPES = frozenset("not-" + t for t in vocab.BASE_TYPES)

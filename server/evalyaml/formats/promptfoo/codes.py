@@ -8,7 +8,7 @@ meant. The `Recovery` says how a finding behaves beside a YAML syntax error.
 
 from __future__ import annotations
 
-from evalyaml.analysis.codes import LOCAL, WHOLE, Code, CodeClass, local_when, missing, reads
+from evalyaml.core.codes import LOCAL, WHOLE, Code, CodeClass, local_when, missing, reads
 
 B, C, A, H = CodeClass.BROKEN, CodeClass.CONTRACT, CodeClass.ADVICE, CodeClass.HINT
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from evalyaml.analysis.findings import FindingSink, Fix, TextEdit
-from evalyaml.analysis.parse import ParsedText
-from evalyaml.analysis.suggest import best_value, rank
-from evalyaml.analysis.text import Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar
+from evalyaml.core.findings import FindingSink, Fix, TextEdit
+from evalyaml.core.suggest import best_value, rank
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.tree import Mapping, Node, Scalar
 
 
 class Context:

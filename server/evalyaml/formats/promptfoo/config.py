@@ -4,14 +4,14 @@
 
 from __future__ import annotations
 
-from evalyaml.analysis.text import Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
 from evalyaml.formats.promptfoo import vocab
 from evalyaml.formats.promptfoo.common import Context, is_null, pairs, text_of
 from evalyaml.formats.promptfoo.facts import ConfigFacts, Prompt, Ref
 from evalyaml.formats.promptfoo.paths import maybe_file_path, split_function, templated
 from evalyaml.formats.promptfoo.providers import check_provider
 from evalyaml.formats.promptfoo.tests import check_test, check_tests
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 _ROOT_QUIET = frozenset({"$schema", *vocab.LEGACY_TOP_KEYS})
 

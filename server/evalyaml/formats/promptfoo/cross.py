@@ -12,11 +12,9 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import parse_text
-from evalyaml.analysis.yamltree import Mapping, Sequence
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
 from evalyaml.formats.base import NamedFiles
 from evalyaml.formats.promptfoo.common import pairs
 from evalyaml.formats.promptfoo.facts import ConfigFacts, Ref, TestFacts
@@ -24,6 +22,8 @@ from evalyaml.formats.promptfoo.kinds import CONFIG
 from evalyaml.formats.promptfoo.paths import is_glob, suffix
 from evalyaml.formats.promptfoo.table import columns
 from evalyaml.formats.promptfoo.templates import analyse, required, split_txt
+from evalyaml.syntax.tree import Mapping, Sequence
+from evalyaml.syntax.yaml.parse import parse_text
 
 FACTS = "promptfoo.facts"
 # Variables promptfoo or its assertion types fill in or read on their own.

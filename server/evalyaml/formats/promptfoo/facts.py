@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from evalyaml.analysis.text import Span
+from evalyaml.syntax.text import Span
 
 SCRIPT_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".py", ".go", ".rb")
 

@@ -8,7 +8,7 @@ files are adopted as that kind, never guessed from their shape.
 
 from __future__ import annotations
 
-from evalyaml.analysis.kinds import FormatKind
+from evalyaml.core.kinds import FormatKind
 
 CONFIG = FormatKind("promptfoo", "promptfoo config", "promptfoo/config-schema.json")
 TESTS = FormatKind("promptfoo", "promptfoo tests file", "promptfoo/tests-schema.json")

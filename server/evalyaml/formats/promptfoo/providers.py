@@ -6,13 +6,13 @@ a near miss of a known one (`opeanai:`), never merely for being absent from the 
 
 from __future__ import annotations
 
-from evalyaml.analysis.findings import Fix, TextEdit
-from evalyaml.analysis.suggest import edit_distance
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar
+from evalyaml.core.findings import Fix, TextEdit
+from evalyaml.core.suggest import edit_distance
 from evalyaml.formats.promptfoo import vocab
 from evalyaml.formats.promptfoo.common import Context, pairs, quoted_like, suggest_value, text_of
 from evalyaml.formats.promptfoo.facts import ConfigFacts, Ref
 from evalyaml.formats.promptfoo.paths import split_function, templated
+from evalyaml.syntax.tree import Mapping, Node, Scalar
 
 HEADS: frozenset[str] = frozenset(p.split(":", 1)[0] for p in vocab.PROVIDER_PREFIXES
                                   if ":" in p) | frozenset(vocab.PROVIDER_IDS) | {"file"}

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 
-from evalyaml.analysis.findings import FindingSink
-from evalyaml.analysis.suggest import rank
-from evalyaml.analysis.text import LineIndex, Span
+from evalyaml.core.findings import FindingSink
+from evalyaml.core.suggest import rank
 from evalyaml.formats.promptfoo import vocab
 from evalyaml.syntax.csv import Cell, read_csv
+from evalyaml.syntax.text import LineIndex, Span
 
 SPECIAL = ("__expected", "__prefix", "__suffix", "__description", "__providerOutput", "__metric",
            "__threshold", "__metadata", "__config")

@@ -4,14 +4,14 @@
 
 from __future__ import annotations
 
-from evalyaml.analysis.text import Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
 from evalyaml.formats.promptfoo import vocab
 from evalyaml.formats.promptfoo.asserts import check_asserts
 from evalyaml.formats.promptfoo.common import Context, is_null, is_number, pairs, text_of
 from evalyaml.formats.promptfoo.facts import ConfigFacts, Ref, TestFacts
 from evalyaml.formats.promptfoo.paths import split_function, templated
 from evalyaml.formats.promptfoo.providers import check_provider
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 # Keys that make a test a test (`readTest`); the other test keys, written under `vars`, are the
 # mis-indentation promptfoo itself warns about for `assert` (PR #1259).
