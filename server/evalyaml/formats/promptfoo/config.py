@@ -9,6 +9,7 @@ from evalyaml.formats.promptfoo.common import Context, is_null, pairs, text_of
 from evalyaml.formats.promptfoo.facts import ConfigFacts, Prompt, Ref
 from evalyaml.formats.promptfoo.paths import maybe_file_path, split_function, templated
 from evalyaml.formats.promptfoo.providers import check_provider
+from evalyaml.formats.promptfoo.templates import analyse
 from evalyaml.formats.promptfoo.tests import check_test, check_tests
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
@@ -147,7 +148,26 @@ def _prompt_string(ctx: Context, node: Node, facts: ConfigFacts, label: str | No
         role = "prompt" if text.startswith("file://") else "bare-prompt"
         facts.refs.append(Ref(role, name, ctx.span(node), function))
         return
+    _template_syntax(ctx, node, text)
     facts.prompts.append(Prompt(text, ctx.span(node), label or _short(text)))
+
+
+def _template_syntax(ctx: Context, node: Scalar, text: str) -> None:
+    """An inline prompt's Nunjucks mistakes, at the character when the scalar is written as it
+    reads (plain, or quoted without escapes), else on the whole value."""
+    _, problems = analyse(text)
+    if not problems:
+        return
+    source = ctx.parsed.text[ctx.base + node.start:ctx.base + node.end]
+    inner = 0 if source == text else 1 if source[1:-1] == text and node.style in "'\"" \
+        else None
+    for problem in problems:
+        if inner is None:
+            span = ctx.span(node)
+        else:
+            span = ctx.offsets(node.start + inner + problem.start,
+                               node.start + inner + problem.end)
+        ctx.add("EYPF013", problem.message, span)
 
 
 def _short(text: str) -> str:
