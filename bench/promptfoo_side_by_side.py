@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples" / "promptfoo"
@@ -37,9 +38,11 @@ _NOISE = ("ExperimentalWarning", "--trace-warnings", "There were some errors", "
           "Debug log:")
 
 
-def _run(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, str, float, float]:
-    """Exit code, output, wall seconds and this process's peak resident memory in MB (its own
-    rusage through wait4, not the maximum over every child so far)."""
+def _run(cmd: list[str], cwd: Path, env: dict[str, str]
+         ) -> tuple[int, str, float, float, float]:
+    """Exit code, output, wall seconds, CPU seconds (user + system: steadier than wall time on
+    a loaded machine) and this process's peak resident memory in MB (its own rusage through
+    wait4, not the maximum over every child so far)."""
     start = time.perf_counter()
     with tempfile.TemporaryFile() as out:
         child = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=env)
@@ -48,13 +51,14 @@ def _run(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, str, floa
         elapsed = time.perf_counter() - start
         out.seek(0)
         text = out.read().decode("utf-8", "replace")
-    return child.returncode, text, elapsed, usage.ru_maxrss / 1024
+    cpu = usage.ru_utime + usage.ru_stime
+    return child.returncode, text, elapsed, cpu, usage.ru_maxrss / 1024
 
 
-def promptfoo(tool: Path, node_bin: Path, folder: Path) -> dict[str, object]:
+def promptfoo(tool: Path, node_bin: Path, folder: Path) -> dict[str, Any]:
     env = dict(os.environ, PROMPTFOO_DISABLE_TELEMETRY="1", PROMPTFOO_DISABLE_UPDATE="1",
                PATH=f"{node_bin}{os.pathsep}{os.environ.get('PATH', '')}", NO_COLOR="1")
-    code, out, elapsed, peak = _run([str(tool), "validate", "-c", "promptfooconfig.yaml"],
+    code, out, elapsed, cpu, peak = _run([str(tool), "validate", "-c", "promptfooconfig.yaml"],
                                     folder, env)
     lines = [line.strip() for line in out.splitlines()
              if line.strip() and not any(n in line for n in _NOISE)]
@@ -63,17 +67,17 @@ def promptfoo(tool: Path, node_bin: Path, folder: Path) -> dict[str, object]:
     warned = valid and len(lines) > 1
     return {"exit": code, "verdict": "valid" if valid and not warned else
             "warning" if warned else "error", "said": said[:220],
-            "located": bool(_LOCATED.search(said)), "seconds": elapsed, "mb": peak}
+            "located": bool(_LOCATED.search(said)), "seconds": elapsed, "cpu": cpu, "mb": peak}
 
 
-def evalyaml(folder: Path) -> dict[str, object]:
-    _, out, elapsed, peak = _run([sys.executable, "-m", "evalyaml", "check", str(folder),
+def evalyaml(folder: Path) -> dict[str, Any]:
+    _, out, elapsed, cpu, peak = _run([sys.executable, "-m", "evalyaml", "check", str(folder),
                                   "--format", "json"], REPO, dict(os.environ))
     found = json.loads(out) if out.strip().startswith("[") else []
     said = [f"{f['code']} {Path(str(f['path'])).name}:{f['range']['start']['line'] + 1}:"
             f"{f['range']['start']['character'] + 1}" for f in found]
     return {"said": ", ".join(said) or "nothing", "codes": sorted({f["code"] for f in found}),
-            "seconds": elapsed, "mb": peak}
+            "seconds": elapsed, "cpu": cpu, "mb": peak}
 
 
 def main() -> None:
@@ -86,27 +90,31 @@ def main() -> None:
     folders = [EXAMPLES / "clean"] + [
         p for p in sorted((EXAMPLES / "mistakes").iterdir())
         if p.is_dir() and (args.all or p.name in SAMPLE)]
-    rows = []
-    print("| workspace | promptfoo validate | located | s | MB | evalyaml check | s | MB |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    rows: list[dict[str, Any]] = []
+    print("| workspace | promptfoo validate | located | wall s | CPU s | MB | evalyaml check "
+          "| wall s | CPU s | MB |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for folder in folders:
         theirs = promptfoo(args.promptfoo, args.node_bin, folder)
         ours = evalyaml(folder)
         rows.append({"workspace": folder.name, "promptfoo": theirs, "evalyaml": ours})
         print(f"| {folder.name} | {theirs['verdict']}: {theirs['said']} | "
               f"{'yes' if theirs['located'] else 'no'} | {theirs['seconds']:.1f} | "
-              f"{theirs['mb']:.0f} | {ours['said']} | {ours['seconds']:.2f} | "
-              f"{ours['mb']:.0f} |", flush=True)
+              f"{theirs['cpu']:.1f} | {theirs['mb']:.0f} | {ours['said']} | "
+              f"{ours['seconds']:.2f} | {ours['cpu']:.2f} | {ours['mb']:.0f} |", flush=True)
     mistakes = [r for r in rows if r["workspace"] != "clean"]
-    found_pf = sum(1 for r in mistakes if r["promptfoo"]["verdict"] != "valid")  # type: ignore[index]
-    located_pf = sum(1 for r in mistakes if r["promptfoo"]["located"])  # type: ignore[index]
-    found_ey = sum(1 for r in mistakes if r["workspace"] in r["evalyaml"]["codes"])  # type: ignore[index,operator]
-    total_pf = sum(float(r["promptfoo"]["seconds"]) for r in rows)  # type: ignore[index,arg-type]
-    total_ey = sum(float(r["evalyaml"]["seconds"]) for r in rows)  # type: ignore[index,arg-type]
+    found_pf = sum(1 for r in mistakes if r["promptfoo"]["verdict"] != "valid")
+    located_pf = sum(1 for r in mistakes if r["promptfoo"]["located"])
+    found_ey = sum(1 for r in mistakes if r["workspace"] in r["evalyaml"]["codes"])
+    total_pf = sum(float(r["promptfoo"]["seconds"]) for r in rows)
+    total_ey = sum(float(r["evalyaml"]["seconds"]) for r in rows)
     print(f"\nplanted mistakes: {len(mistakes)}; promptfoo validate reported {found_pf} "
           f"(located at line:column: {located_pf}); evalyaml found {found_ey}, each at "
           f"line:column")
-    print(f"wall time, all workspaces: promptfoo {total_pf:.1f} s, evalyaml {total_ey:.1f} s")
+    cpu_pf = sum(float(r["promptfoo"]["cpu"]) for r in rows)
+    cpu_ey = sum(float(r["evalyaml"]["cpu"]) for r in rows)
+    print(f"wall time, all workspaces: promptfoo {total_pf:.1f} s, evalyaml {total_ey:.1f} s; "
+          f"CPU time: promptfoo {cpu_pf:.1f} s, evalyaml {cpu_ey:.1f} s")
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2))
 

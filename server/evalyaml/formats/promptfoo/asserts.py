@@ -17,6 +17,7 @@ from evalyaml.formats.promptfoo.common import (
     Context,
     is_null,
     is_number,
+    is_ref,
     pairs,
     quoted_like,
     suggest_value,
@@ -74,6 +75,8 @@ def check_asserts(ctx: Context, key: Scalar, node: Node, where: str,
 
 def check_assertion(ctx: Context, node: Node, where: str,
                     on_script: Callable[[Scalar, str], None], previous: Node | None) -> None:
+    if is_ref(node):
+        return
     if not isinstance(node, Mapping):
         ctx.add("EYPF006", f"an assertion must be a mapping with a 'type' (\"Invalid assertion "
                 f"at {where}\"): `validateAssertions` refuses the config", ctx.span(node))

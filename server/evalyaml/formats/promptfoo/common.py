@@ -85,5 +85,11 @@ def pairs(mapping: Mapping) -> list[tuple[Scalar, Node]]:
     return out
 
 
+def is_ref(node: Node | None) -> bool:
+    """A `{$ref: ...}` mapping: promptfoo dereferences it at load (`dereferenceConfig`), so what
+    it stands for is checked where it is written, not here."""
+    return isinstance(node, Mapping) and node.get("$ref") is not None
+
+
 def suggest_value(value: str, allowed: Iterable[str]) -> str | None:
     return best_value(value, tuple(allowed))

@@ -4,8 +4,10 @@
 
 from __future__ import annotations
 
+import re
+
 from evalyaml.formats.promptfoo import vocab
-from evalyaml.formats.promptfoo.common import Context, is_null, pairs, text_of
+from evalyaml.formats.promptfoo.common import Context, is_null, is_ref, pairs, text_of
 from evalyaml.formats.promptfoo.facts import ConfigFacts, Prompt, Ref
 from evalyaml.formats.promptfoo.paths import maybe_file_path, split_function, templated
 from evalyaml.formats.promptfoo.providers import check_provider
@@ -15,6 +17,7 @@ from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 _ROOT_QUIET = frozenset({"$schema", *vocab.LEGACY_TOP_KEYS})
+_LOCAL_REF = re.compile(r"""["']?\$ref["']?\s*:\s*["']?#/([^/"'\s]+)""")
 
 
 def check_config(ctx: Context, root: Node | None, facts: ConfigFacts) -> None:
@@ -26,8 +29,12 @@ def check_config(ctx: Context, root: Node | None, facts: ConfigFacts) -> None:
         return
     items = pairs(root)
     found = {k.text: (k, v) for k, v in items}
+    # A root key a `$ref: '#/key/...'` points into holds templates: it has done its work by the
+    # time zod strips it.
+    referenced = set(_LOCAL_REF.findall(ctx.parsed.text))
     for key, _ in items:
-        if key.text not in vocab.TOP_KEYS and key.text not in _ROOT_QUIET:
+        if key.text not in vocab.TOP_KEYS and key.text not in _ROOT_QUIET and \
+                key.text not in referenced:
             ctx.unknown_key(key, vocab.TOP_KEYS, "the config")
     _providers(ctx, root, found, facts)
     if "prompts" in found:
@@ -40,22 +47,24 @@ def check_config(ctx: Context, root: Node | None, facts: ConfigFacts) -> None:
         check_tests(ctx, found["tests"][0], found["tests"][1], facts)
     if "scenarios" in found:
         _scenarios(ctx, *found["scenarios"], facts)
-    for test in facts.tests:
-        if not test.asserted and not test.empty:
-            ctx.add("EYPF008", f"{test.label} has no assertion (none of its own"
-                    + ("" if test.scenario_vars else ", none from defaultTest") + "): promptfoo "
-                    "runs it and it passes whatever the output", test.span)
-    if "nunjucksFilters" in found and isinstance(found["nunjucksFilters"][1], Mapping):
-        for _, value in pairs(found["nunjucksFilters"][1]):
-            text = text_of(value)
-            if text and isinstance(value, Scalar):
-                if text.startswith("file://"):
-                    ctx.add("EYPF009", "nunjucksFilters paths are joined to the config's folder "
-                            "without removing 'file://', so this filter is never loaded and "
-                            "templates using it fail (\"filter not found\"); drop 'file://'",
-                            ctx.span(value))
-                else:
-                    facts.refs.append(Ref("filter", text, ctx.span(value)))
+    _no_assertion(ctx, found.get("tests"), facts)
+
+
+def _no_assertion(ctx: Context, tests: tuple[Scalar, Node] | None, facts: ConfigFacts) -> None:
+    """A test with nothing asserted passes whatever the output. When no test of the config
+    asserts anything, it is a comparison run (outputs side by side): said once, on `tests`."""
+    bare = [t for t in facts.tests if not t.asserted and not t.empty]
+    if not bare:
+        return
+    if len(bare) == len([t for t in facts.tests if not t.empty]) and tests is not None:
+        ctx.add("EYPF008", "no test in this config has an assertion (none of their own, none "
+                "from defaultTest): promptfoo only records the outputs, and every test passes",
+                ctx.span(tests[0]))
+        return
+    for test in bare:
+        ctx.add("EYPF008", f"{test.label} has no assertion (none of its own"
+                + ("" if test.scenario_vars else ", none from defaultTest") + "), unlike the "
+                "other tests: promptfoo runs it and it passes whatever the output", test.span)
 
 
 def _providers(ctx: Context, root: Mapping, found: dict[str, tuple[Scalar, Node]],
@@ -213,6 +222,8 @@ def _scenarios(ctx: Context, key: Scalar, node: Node, facts: ConfigFacts) -> Non
 
 
 def _scenario(ctx: Context, node: Mapping, index: int, facts: ConfigFacts) -> None:
+    if is_ref(node):
+        return
     items = pairs(node)
     found = {k.text: (k, v) for k, v in items}
     for key, _ in items:

@@ -9,7 +9,14 @@ from __future__ import annotations
 from evalyaml.core.findings import Fix, TextEdit
 from evalyaml.core.suggest import edit_distance
 from evalyaml.formats.promptfoo import vocab
-from evalyaml.formats.promptfoo.common import Context, pairs, quoted_like, suggest_value, text_of
+from evalyaml.formats.promptfoo.common import (
+    Context,
+    is_ref,
+    pairs,
+    quoted_like,
+    suggest_value,
+    text_of,
+)
 from evalyaml.formats.promptfoo.facts import ConfigFacts, Ref
 from evalyaml.formats.promptfoo.paths import split_function, templated
 from evalyaml.syntax.tree import Mapping, Node, Scalar
@@ -23,7 +30,7 @@ _OPTION_KEYS = frozenset(vocab.PROVIDER_OPTION_KEYS)
 def check_provider(ctx: Context, node: Node, facts: ConfigFacts) -> None:
     if isinstance(node, Scalar):
         check_id(ctx, node, facts)
-    elif isinstance(node, Mapping):
+    elif isinstance(node, Mapping) and not is_ref(node):
         items = pairs(node)
         found = {k.text: (k, v) for k, v in items}
         if "id" in found or any(k in _OPTION_KEYS for k in found) or len(items) != 1:

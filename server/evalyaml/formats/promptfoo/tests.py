@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from evalyaml.formats.promptfoo import vocab
 from evalyaml.formats.promptfoo.asserts import check_asserts
-from evalyaml.formats.promptfoo.common import Context, is_null, is_number, pairs, text_of
+from evalyaml.formats.promptfoo.common import (
+    Context,
+    is_null,
+    is_number,
+    is_ref,
+    pairs,
+    text_of,
+)
 from evalyaml.formats.promptfoo.facts import ConfigFacts, Ref, TestFacts
 from evalyaml.formats.promptfoo.paths import split_function, templated
 from evalyaml.formats.promptfoo.providers import check_provider
@@ -25,6 +32,8 @@ def check_test(ctx: Context, node: Node, facts: ConfigFacts, index: int, *,
                collect: bool = True) -> TestFacts | None:
     """One test (or `defaultTest`, or a scenario `config` entry when `partial`)."""
     where = "defaultTest" if default else f"tests[{index}]"
+    if is_ref(node):
+        return None
     if isinstance(node, Scalar) and text_of(node) is not None and not default:
         _test_file(ctx, node, facts)
         return None
