@@ -18,7 +18,7 @@ from evalyaml.analysis.model import CaseSummary, Reference
 from evalyaml.analysis.suggest import best
 from evalyaml.analysis.text import LineIndex, Span
 from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
-from evalyaml.formats.eee import versions
+from evalyaml.formats.eee import semantic, versions
 from evalyaml.formats.eee.kinds import AGGREGATE, SAMPLES
 from evalyaml.formats.eee.schemacheck import SchemaCheck, json_type
 
@@ -75,6 +75,8 @@ def check_aggregate(root: Node, lines: LineIndex, sink: FindingSink, path: str |
     else:
         SchemaCheck(schema or versions.newest(AGGREGATE), sink, place,
                     what="the aggregate").check(root)
+        semantic.score_ranges(root, place, sink)
+        semantic.model_path(path, root, place, sink)
     result.facts["version"] = version
     _facts(root, place, result, path)
     return result
@@ -95,7 +97,9 @@ def _facts(root: Mapping, place: Callable[[Node], Span], result: AggregateResult
     model = model_info.get("id") if isinstance(model_info, Mapping) else None
     if isinstance(model, Scalar) and model.style:
         facts["model_id"] = (model.text, place(model))
+    facts["head"] = place(root).start
     detailed = root.get("detailed_evaluation_results")
+    facts["has_detailed"] = detailed is not None
     if not isinstance(detailed, Mapping):
         return
     file_path = detailed.get("file_path")
