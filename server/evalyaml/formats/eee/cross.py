@@ -23,7 +23,7 @@ from evalyaml.analysis.model import FileAnalysis
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.text import Position, Span
 from evalyaml.formats.base import NamedFiles
-from evalyaml.formats.eee import paths, semantic
+from evalyaml.formats.eee import paths, semantic, versions
 from evalyaml.formats.eee.aggregate import datastore_root
 from evalyaml.formats.eee.kinds import AGGREGATE, SAMPLES
 
@@ -58,9 +58,11 @@ def _companion(path: Path, analysis: FileAnalysis, files: NamedFiles, sink: Find
     declared, and `file_path` must name exactly that file (same folder, same UUID). False when
     the aggregate names another file, which is then neither read nor hashed."""
     parts = paths.datastore_parts(str(path))
-    if parts is None:
-        return True
+    if parts is None or not paths.AGGREGATE_NAME.match(path.name):
+        return True  # outside the datastore, or a name EY726 reports
     facts = analysis.facts
+    if versions.schema_for(AGGREGATE, facts.get("version")) is None:  # type: ignore[arg-type]
+        return True  # an unknown version is its EY700 and nothing else
     sibling = path.with_name(path.stem + "_samples.jsonl")
     expected = "/".join(("data", *parts[:3], sibling.name))
     head = facts.get("head")
@@ -154,7 +156,8 @@ def _samples(path: Path, analysis: FileAnalysis, files: NamedFiles, sink: Findin
     aggregate_path = path.with_name(name[: -len("_samples.jsonl")] + ".json")
     if not files.exists(aggregate_path):
         first = analysis.facts.get("first")
-        if isinstance(first, Span) and paths.datastore_parts(str(path)) is not None:
+        if isinstance(first, Span) and paths.datastore_parts(str(path)) is not None and \
+                paths.SAMPLES_NAME.match(name):  # a name off the convention is EY726's
             sink.add(COMPANION, f"no aggregate {aggregate_path.name} beside this samples file; "
                      "every_eval_ever validate requires one that declares it", first)
         return
