@@ -18,6 +18,7 @@ from evalyaml.analysis.text import LineIndex
 from evalyaml.formats.eee import FORMAT, SAMPLES, cross
 from evalyaml.formats.eee import rows as rows_module
 from evalyaml.formats.eee.rows import check_samples
+from evalyaml.workspace.graph import main as graph_main
 from evalyaml.workspace.index import Workspace
 
 UUID = "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b"
@@ -276,3 +277,20 @@ def test_an_edit_re_analyses_only_the_lines_it_touched(tmp_path: Path,
         assert kept is not None
         assert kept.cases == check_samples("\n".join(edited) + "\n", strict=False,
                                            cache=None).cases
+
+
+def test_the_graph_names_eee_files_by_relative_path_with_one_edge_per_direction(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`evalyaml graph` shows an aggregate and its samples file by the path the user typed from
+    (as every other node), not by the absolute id the index keeps; three rows naming their
+    aggregate are one edge."""
+    datastore(tmp_path, ("\n".join(row(f"s{i}") for i in range(3)) + "\n").encode())
+    monkeypatch.chdir(tmp_path)
+    assert graph_main([Path(".")], "json") == 0
+    drawn = json.loads(capsys.readouterr().out)
+    assert str(tmp_path) not in json.dumps(drawn)
+    samples = f"Every Eval Ever samples file '{FOLDER}/{UUID}_samples.jsonl'"
+    whole = f"Every Eval Ever aggregate '{FOLDER}/{UUID}.json'"
+    assert sorted((e["from"], e["to"], e["origin"]) for e in drawn["edges"]) == [
+        (whole, samples, "file_path"), (samples, whole, "evaluation_id")]
