@@ -294,3 +294,19 @@ def test_the_graph_names_eee_files_by_relative_path_with_one_edge_per_direction(
     whole = f"Every Eval Ever aggregate '{FOLDER}/{UUID}.json'"
     assert sorted((e["from"], e["to"], e["origin"]) for e in drawn["edges"]) == [
         (whole, samples, "file_path"), (samples, whole, "evaluation_id")]
+
+
+def test_a_byte_order_mark_is_one_finding_on_the_file_that_has_it(tmp_path: Path) -> None:
+    """every_eval_ever reads files as `utf-8` and `json.loads` refuses a BOM: the aggregate
+    fails whole, a samples file on its first line. The mark is in the bytes, not in the text
+    editors show, so the finding sits on the first character."""
+    body = (row("s1") + "\n").encode()
+    agg, samples = datastore(tmp_path, b"\xef\xbb\xbf" + body)
+    agg.write_bytes(b"\xef\xbb\xbf" + agg.read_bytes())
+    workspace = Workspace([tmp_path])
+    workspace.index_all()
+    for path, what in ((agg, "the whole file"), (samples, "its first line")):
+        finding = only(workspace.findings(path), "EY729")
+        assert (finding.span.start.line, finding.span.start.character,
+                finding.span.end.line, finding.span.end.character) == (0, 0, 0, 1)
+        assert f"refuses {what}" in finding.message
