@@ -75,6 +75,7 @@ def check_aggregate(root: Node, lines: LineIndex, sink: FindingSink, path: str |
     else:
         SchemaCheck(schema or versions.newest(AGGREGATE), sink, place,
                     what="the aggregate").check(root)
+        semantic.overflowing_numbers(root, place, sink)
         semantic.score_ranges(root, place, sink)
         semantic.model_path(path, root, place, sink)
     result.facts["version"] = version

@@ -27,7 +27,7 @@ from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
 from evalyaml.formats.eee import paths
 from evalyaml.formats.eee.schemacheck import json_type
 
-SCORE_RANGE, BOM, MODEL_PATH = "EY727", "EY729", "EY730"
+SCORE_RANGE, BOM, MODEL_PATH, OVERFLOW = "EY727", "EY729", "EY730", "EY112"
 
 _UNSAFE = re.compile(r'[<>:"\\|?*\x00-\x1f]')
 _RESERVED = frozenset({"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10)),
@@ -87,6 +87,23 @@ def score_ranges(root: Mapping, place: Callable[[Node], Span], sink: FindingSink
                      f"outside its metric's range [min_score {low_node.text}, max_score "
                      f"{high_node.text}]; every_eval_ever validate refuses it",
                      place(score_node))
+
+
+def overflowing_numbers(root: Node, place: Callable[[Node], Span], sink: FindingSink) -> None:
+    """`_parse_finite_float`: a literal too large for a double (`1e999`) reads as infinity,
+    which upstream's strict reader refuses like `Infinity` itself."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            stack.extend(value for _, value in node.pairs)
+        elif isinstance(node, Sequence):
+            stack.extend(node.items)
+        elif isinstance(node, Scalar) and not node.style and \
+                isinstance(node.value, float) and math.isinf(node.value):
+            sink.add(OVERFLOW, f"'{node.text}' is too large for a JSON number: every_eval_ever's "
+                     "reader makes it infinity and refuses the file (\"non-finite JSON number\"); "
+                     "write a finite number", place(node))
 
 
 def folder_of(value: str | None, what: str) -> tuple[str | None, str | None]:
