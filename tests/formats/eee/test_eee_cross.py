@@ -18,6 +18,9 @@ from evalyaml.analysis.text import LineIndex
 from evalyaml.formats.eee import FORMAT, SAMPLES, cross
 from evalyaml.formats.eee import rows as rows_module
 from evalyaml.formats.eee.rows import check_samples
+from evalyaml.analysis.text import Position
+from evalyaml.ide.navigation import references
+from evalyaml.ide.source import Text
 from evalyaml.workspace.graph import main as graph_main
 from evalyaml.workspace.index import Workspace
 
@@ -310,3 +313,19 @@ def test_a_byte_order_mark_is_one_finding_on_the_file_that_has_it(tmp_path: Path
         assert (finding.span.start.line, finding.span.start.character,
                 finding.span.end.line, finding.span.end.character) == (0, 0, 0, 1)
         assert f"refuses {what}" in finding.message
+
+
+def test_find_references_from_an_aggregate_lists_its_rows(tmp_path: Path) -> None:
+    """A samples row leads to the aggregate beside it (go to definition, in the fixtures);
+    from the aggregate's `evaluation_id`, find references lists every row."""
+    agg, samples = datastore(tmp_path, ("\n".join(row(f"s{i}") for i in range(3)) + "\n")
+                             .encode())
+    workspace = Workspace([tmp_path])
+    workspace.index_all()
+    text = agg.read_text()
+    line = next(i for i, t in enumerate(text.splitlines()) if '"evaluation_id"' in t)
+    column = text.splitlines()[line].index("arith/")
+    listed = references(workspace, Text(text, agg), workspace.analysis(agg),
+                        Position(line, column), include_declaration=False)
+    assert sorted((t.path, t.span.start.line) for t in listed) == [
+        (samples, 0), (samples, 1), (samples, 2)]
