@@ -32,7 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 from evalyaml.analysis.findings import FindingSink, Fix, TextEdit
-from evalyaml.analysis.suggest import best
+from evalyaml.analysis.suggest import best, best_value
 from evalyaml.analysis.text import Span
 from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
 from evalyaml.syntax.json import BOOL, FLOAT, INT, NULL, STR
@@ -221,7 +221,7 @@ class SchemaCheck:
                     cond: Condition | None) -> None:
         choices = [str(v) for v in allowed]
         value = node.text if isinstance(node, Scalar) else None
-        suggestion = best(value, choices) if value is not None and json_type(node) == "string" \
+        suggestion = best_value(value, choices) if value is not None and json_type(node) == "string" \
             else None
         fixes: tuple[Fix, ...] = ()
         if suggestion is not None:
