@@ -14,11 +14,10 @@ import pytest
 from evalyaml.analysis.dataset import CaseCache
 from evalyaml.analysis.findings import Finding, Fix
 from evalyaml.analysis.options import Options
-from evalyaml.analysis.text import LineIndex
+from evalyaml.analysis.text import LineIndex, Position
 from evalyaml.formats.eee import FORMAT, SAMPLES, cross
 from evalyaml.formats.eee import rows as rows_module
 from evalyaml.formats.eee.rows import check_samples
-from evalyaml.analysis.text import Position
 from evalyaml.ide.navigation import references
 from evalyaml.ide.source import Text
 from evalyaml.workspace.graph import main as graph_main

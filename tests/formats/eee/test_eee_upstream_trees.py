@@ -11,8 +11,9 @@
 
 The mirror lacks a few blobs (large files fetched lazily upstream); those paths are left out and
 the rest exported with `git archive COMMIT -- PATHS | tar -x`. Skipped when the mirror is absent.
-Regenerate the list after a deliberate change with `python -m tests.formats.eee.test_eee_upstream_trees`
-and check each new entry against the upstream validator before committing it.
+Regenerate the list after a deliberate change with
+`python -m tests.formats.eee.test_eee_upstream_trees` and check each new entry against the
+upstream validator before committing it.
 """
 
 from __future__ import annotations

@@ -15,10 +15,10 @@ import re
 from pathlib import Path
 
 import pytest
+from tests.formats.eee.test_eee_upstream_trees import export
 
 from evalyaml.formats.padosoft.kinds import DATASET
 from evalyaml.workspace.index import Workspace
-from tests.formats.eee.test_eee_upstream_trees import export
 
 MIRROR = Path("/work/.mirror/padosoft+eval-harness/repo")
 COMMIT = "bacd9a4"

@@ -221,8 +221,8 @@ class SchemaCheck:
                     cond: Condition | None) -> None:
         choices = [str(v) for v in allowed]
         value = node.text if isinstance(node, Scalar) else None
-        suggestion = best_value(value, choices) if value is not None and json_type(node) == "string" \
-            else None
+        suggestion = best_value(value, choices) \
+            if value is not None and json_type(node) == "string" else None
         fixes: tuple[Fix, ...] = ()
         if suggestion is not None:
             fixes = (Fix(f"Change to '{suggestion}'",

@@ -66,23 +66,22 @@ def score_ranges(root: Mapping, place: Callable[[Node], Span], sink: FindingSink
         if not isinstance(metric, Mapping):
             continue
         low_node, high_node = metric.get("min_score"), metric.get("max_score")
+        if not isinstance(low_node, Scalar) or not isinstance(high_node, Scalar):
+            continue  # upstream compares only when both bounds are there
         low, high = _number(low_node), _number(high_node)
         if low is not None and high is not None and low > high:
-            assert low_node is not None and high_node is not None
             sink.add(SCORE_RANGE, f"evaluation_results[{index}]: min_score {low_node.text} is "
                      f"greater than max_score {high_node.text}; every_eval_ever validate "
                      "refuses a metric whose range is upside down", place(low_node))
             continue
         details = result.get("score_details") if isinstance(result, Mapping) else None
         score_node = details.get("score") if isinstance(details, Mapping) else None
-        score = _number(score_node) if isinstance(score_node, Scalar) and \
-            not score_node.style else None
-        if score is None or score_node is None or not math.isfinite(score):
+        if not isinstance(score_node, Scalar) or score_node.style:
+            continue  # a string score is the schema's EY702
+        score = _number(score_node)
+        if score is None or not math.isfinite(score):
             continue
-        if (low is not None and score < low) or (high is not None and score > high):
-            if low is None or high is None:
-                continue  # upstream compares only when both bounds are there
-            assert low_node is not None and high_node is not None
+        if low is not None and high is not None and (score < low or score > high):
             sink.add(SCORE_RANGE, f"evaluation_results[{index}]: score {score_node.text} is "
                      f"outside its metric's range [min_score {low_node.text}, max_score "
                      f"{high_node.text}]; every_eval_ever validate refuses it",

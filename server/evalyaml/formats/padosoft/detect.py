@@ -10,8 +10,9 @@ by the conventions its docs and files follow, strongest first:
 - PATH: a `.yml`/`.yaml` file directly in an `eval/golden/` folder below the workspace root,
   where the docs keep datasets ("stored in eval/golden/*.yml next to your code"), when it has
   a root key the loader reads (`name`, `samples`, `schema_version`, `repetitions`, or one a
-  typo away), sample items (`id` with `input` or `expected_output`), or nothing yet, and the text does not say it is somebody else's (a modeline, a root `$schema`, a
-  root `questions` list). A file there with none of those keys is not claimed: the folder
+  typo away), sample items (`id` with `input` or `expected_output`), or nothing yet, and the
+  text does not say it is somebody else's (a modeline, a root `$schema`, a root `questions`
+  list). A file there with none of those keys is not claimed: the folder
   alone is no evidence.
 - SHAPE (narrow): root `name:` and `samples:` lines with an item holding `id:`, `input:` and
   `expected_output:`; or, for calibration files (their `schema_version` is optional and the
