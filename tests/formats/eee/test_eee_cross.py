@@ -11,16 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.dataset import CaseCache
-from evalyaml.analysis.findings import Finding, Fix
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.text import LineIndex, Position
+from evalyaml.cli import main as cli_main
+from evalyaml.core.findings import Finding, Fix
+from evalyaml.core.incremental import CaseCache
+from evalyaml.core.options import Options
 from evalyaml.formats.eee import FORMAT, SAMPLES, cross
 from evalyaml.formats.eee import rows as rows_module
 from evalyaml.formats.eee.rows import check_samples
 from evalyaml.ide.navigation import references
 from evalyaml.ide.source import Text
-from evalyaml.workspace.graph import main as graph_main
+from evalyaml.syntax.text import LineIndex, Position
 from evalyaml.workspace.index import Workspace
 
 UUID = "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b"
@@ -289,7 +289,7 @@ def test_the_graph_names_eee_files_by_relative_path_with_one_edge_per_direction(
     aggregate are one edge."""
     datastore(tmp_path, ("\n".join(row(f"s{i}") for i in range(3)) + "\n").encode())
     monkeypatch.chdir(tmp_path)
-    assert graph_main([Path(".")], "json") == 0
+    assert cli_main(["graph", "--format", "json", "."]) == 0
     drawn = json.loads(capsys.readouterr().out)
     assert str(tmp_path) not in json.dumps(drawn)
     samples = f"Every Eval Ever samples file '{FOLDER}/{UUID}_samples.jsonl'"

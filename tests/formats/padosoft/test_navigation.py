@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evalyaml.analysis.text import Position
 from evalyaml.ide.navigation import definition, references, rename_edits, rename_target
 from evalyaml.ide.source import Text
+from evalyaml.syntax.text import Position
 from evalyaml.workspace.index import Workspace
 
 DATASET = ("schema_version: eval-harness.dataset.v1\nname: support.faq\nsamples:\n"

@@ -10,7 +10,7 @@ the aggregate beside its file (the one upstream's validator holds it to), not to
 
 from __future__ import annotations
 
-from evalyaml.analysis.kinds import FormatKind
+from evalyaml.core.kinds import FormatKind
 
 AGGREGATE = FormatKind("eee", "Every Eval Ever aggregate", "eee/aggregate-0.3.0.schema.json",
                        noun="path", named_by_path=True)

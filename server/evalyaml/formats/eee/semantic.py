@@ -21,11 +21,11 @@ import math
 import re
 from collections.abc import Callable
 
-from evalyaml.analysis.findings import FindingSink
-from evalyaml.analysis.text import Position, Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.findings import FindingSink
 from evalyaml.formats.eee import paths
 from evalyaml.formats.eee.schemacheck import json_type
+from evalyaml.syntax.text import Position, Span
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 SCORE_RANGE, BOM, MODEL_PATH, OVERFLOW = "EY727", "EY729", "EY730", "EY112"
 

@@ -26,10 +26,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from evalyaml.analysis.codes import Recovery, Scope, recovery_of
-from evalyaml.analysis.suggest import rank
-from evalyaml.analysis.text import LineIndex, Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.codes import Recovery, Scope, recovery_of
+from evalyaml.core.suggest import rank
+from evalyaml.syntax.text import LineIndex, Span
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 MAX_HOLES = 12
 """Parses a broken document may cost at most (each a fresh parse of its text)."""
@@ -318,7 +318,7 @@ class Mask:
 
     def hides(self, code: str, message: str, span: Span) -> bool:
         """Whether a finding of `code` is one the blanks may have caused: each code's
-        `Recovery` (declared with the code, `analysis.codes`) says what it may have read."""
+        `Recovery` (declared with the code, `core.codes`) says what it may have read."""
         start, end = span.start.line, span.end.line
         if start in self._hole_lines or end in self._hole_lines:
             return True
