@@ -328,3 +328,19 @@ def test_find_references_from_an_aggregate_lists_its_rows(tmp_path: Path) -> Non
                         Position(line, column), include_declaration=False)
     assert sorted((t.path, t.span.start.line) for t in listed) == [
         (samples, 0), (samples, 1), (samples, 2)]
+
+
+def test_an_edit_in_place_keeps_the_rows_references() -> None:
+    """A row edit the short way absorbs (same ids, same columns) reuses the rows' references
+    to the aggregate: a 20,000-row file does not rebuild 20,000 of them per keystroke."""
+    lines = [row(f"s{i}") for i in range(2000)]
+    path = f"{FOLDER}/{UUID}_samples.jsonl"
+    cache, options = CaseCache(), Options()
+    first = FORMAT.analyze("\n".join(lines) + "\n", path, SAMPLES, options, cache=cache)
+    lines[5] = lines[5].replace('"q s5"', '"q s5?"')
+    second = FORMAT.analyze("\n".join(lines) + "\n", path, SAMPLES, options, cache=cache)
+    assert second.references is first.references and len(first.references) == 2000
+    lines[7] = row("s7", evaluation_id="other")
+    third = FORMAT.analyze("\n".join(lines) + "\n", path, SAMPLES, options, cache=cache)
+    assert third.references is not first.references
+    assert [r.raw for r in third.references].count("other") == 1

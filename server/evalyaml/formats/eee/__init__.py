@@ -107,12 +107,26 @@ def _samples(text: str, path: str | None, options: Options,
     line_cache: LineCache[RowFacts] | None = \
         cache.format_state("eee-rows", LineCache) if cache is not None else None
     state = cache.format_state("eee-samples", EditState) if cache is not None else None
+    refs = cache.format_state("eee-row-refs", RowReferences) if cache is not None else None
     return _samples_analysis(check_samples(text, strict=options.strict, cache=line_cache,
-                                           state=state), path, options)
+                                           state=state), path, options, refs)
 
 
-def _samples_analysis(checked: SamplesResult, path: str | None, options: Options
-                      ) -> FileAnalysis:
+class RowReferences:
+    """The last rows-to-aggregate references of an edited document. An edit the editor's short
+    way absorbs (`rows.EditState`) keeps the id table object and every id's place, so its
+    100,000 references are the same list, not rebuilt per keystroke."""
+
+    __slots__ = ("path", "references", "table")
+
+    def __init__(self) -> None:
+        self.table: object = None
+        self.path: str | None = None
+        self.references: list[Reference] = []
+
+
+def _samples_analysis(checked: SamplesResult, path: str | None, options: Options,
+                      refs: RowReferences | None = None) -> FileAnalysis:
     sink = FindingSink(strict=options.strict)
     sink.findings.extend(checked.findings)
     result = FileAnalysis(path, SAMPLES)
@@ -129,7 +143,13 @@ def _samples_analysis(checked: SamplesResult, path: str | None, options: Options
                     "rows": checked.rows, "first": at}
     if path is not None:  # named by its path (see `aggregate.samples_id`)
         result.definitions = [Definition(SAMPLES, _own(path), None, at, None)]
-        result.references = _rows_to_aggregate(path, checked)
+        if refs is not None and refs.table is checked.evaluation_ids and refs.path == path:
+            result.references = refs.references
+        else:
+            result.references = _rows_to_aggregate(path, checked)
+            if refs is not None:
+                refs.table, refs.path, refs.references = (checked.evaluation_ids, path,
+                                                          result.references)
     return result
 
 
