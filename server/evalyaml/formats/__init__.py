@@ -12,11 +12,11 @@ from pathlib import PurePath
 
 from evalyaml.analysis.codes import register
 from evalyaml.analysis.kinds import Kind, modeline_schema
-from evalyaml.formats import agentv, apastra, contract, eee, padosoft
+from evalyaml.formats import agentv, apastra, contract, eee, lmeval, padosoft
 from evalyaml.formats.base import Claim, Format, NearMiss, Refusal, Tier
 
 FORMATS: tuple[Format, ...] = (contract.FORMAT, padosoft.FORMAT, agentv.FORMAT, eee.FORMAT,
-                               apastra.FORMAT)
+                               apastra.FORMAT, lmeval.FORMAT)
 FALLBACK: Format = FORMATS[0]
 
 for _format in FORMATS:

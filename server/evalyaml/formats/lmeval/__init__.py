@@ -1,0 +1,125 @@
+"""lm-evaluation-harness task YAML (EleutherAI/lm-evaluation-harness at 4e7e0d47, PyPI 0.4.13).
+
+The contract is the harness's own code: the task index (`tasks/_index.py`: which files become
+tasks, groups and tags, and which are dropped at DEBUG), the loader (`tasks/_yaml_loader.py`:
+includes, `!function`), the config dataclasses (`config/task.py`, `config/group.py`), the
+registries (`api/metrics.py`, `filters/`) and the Jinja environment (`utils.py`). Recognition
+is in `detect`, one file's rules in `rules` and `jinja`, the include chain in `loader`, what
+reads other files in `cross`; names (tasks, groups, tags) are `Definition`s and a group's
+members `Reference`s, so the engine resolves, navigates and renames them. Nothing a task file
+names is imported or run: `!function` targets are found by reading the module's text.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path, PurePath
+
+from evalyaml.analysis.codes import Code
+from evalyaml.analysis.dataset import CaseCache, CaseMapper
+from evalyaml.analysis.findings import Finding, FindingSink
+from evalyaml.analysis.kinds import Kind
+from evalyaml.analysis.model import Definition, FileAnalysis, FileRef, Reference
+from evalyaml.analysis.options import Options
+from evalyaml.analysis.parse import parse_text
+from evalyaml.analysis.yamltree import Mapping, Scalar
+from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
+from evalyaml.formats.lmeval import cross, detect
+from evalyaml.formats.lmeval.builtin import is_builtin
+from evalyaml.formats.lmeval.codes import CODES
+from evalyaml.formats.lmeval.common import Context, text_of, top
+from evalyaml.formats.lmeval.ide import IDE
+from evalyaml.formats.lmeval.kinds import GROUP, NAME, TASK, TEMPLATE
+from evalyaml.formats.lmeval.rules import Facts, check_root
+
+__all__ = ["FORMAT", "GROUP", "NAME", "TASK", "TEMPLATE", "LmevalFormat"]
+
+
+class LmevalFormat:
+    name = "lmeval"
+    title = "lm-evaluation-harness"
+    kinds: tuple[Kind, ...] = (TASK, GROUP, TEMPLATE, NAME)
+    suffixes = (".yaml", ".yml")
+    ide: FormatIde = IDE
+    codes: tuple[Code, ...] = CODES
+
+    def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
+        return detect.claim(text, path)
+
+    def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
+        return None
+
+    def analyze(self, text: str, path: str | None, kind: Kind | None, options: Options, *,
+                forced: bool = False, cache: CaseCache | None = None,
+                mapper: CaseMapper | None = None) -> FileAnalysis:
+        if kind not in (TASK, GROUP, TEMPLATE):
+            claimed = detect.claim(text, path)
+            kind = claimed.kind if isinstance(claimed, Claim) else TEMPLATE
+        sink = FindingSink(strict=options.strict)
+        result = FileAnalysis(path, kind)
+        parsed = parse_text(text, sink)
+        root = parsed.documents[0] if parsed.usable and parsed.documents else None
+        if isinstance(root, Mapping):
+            ctx = Context(parsed, sink)
+            keys = top(root)
+            group = kind is GROUP
+            python = "class" in keys
+            facts = Facts()
+            check_root(ctx, root, group=group, python=python, facts=facts)
+            if path is not None and kind in (TASK, GROUP) and \
+                    PurePath(path).suffix.lower() == ".yml" and root.pairs:
+                sink.add("EYLM002", "the task index reads only '*.yaml' files: this '.yml' file "
+                         "is never loaded, so its task is \"not found\"; rename it to '.yaml'",
+                         ctx.span(root.pairs[0][0]))
+            _names(ctx, keys, kind, facts, result, path)
+            _file_refs(ctx, facts, result, path)
+            result.facts[cross.FACTS] = {"names": facts.names,
+                                         "exact_match_args": facts.exact_match_args,
+                                         "templates": facts.template_names}
+        result.findings = list(dict.fromkeys(sink.findings))
+        return result
+
+    def cross_check(self, path: Path, analysis: FileAnalysis, files: NamedFiles,
+                    options: Options) -> Iterable[Finding]:
+        return cross.cross_check(path, analysis, files, options)
+
+
+def _names(ctx: Context, keys: dict[str, tuple[Scalar, object]], kind: Kind, facts: Facts,
+           result: FileAnalysis, path: str | None) -> None:
+    own = "group" if kind is GROUP else "task"
+    pair = keys.get(own)
+    name = text_of(pair[1]) if pair is not None and isinstance(pair[1], Scalar) else None  # type: ignore[arg-type]
+    if name and kind is not TEMPLATE:
+        assert pair is not None
+        result.definitions.append(Definition(NAME, name, None, ctx.span(pair[1]), None,  # type: ignore[arg-type]
+                                             description=f"{kind.value} '{name}'"))
+    if kind is TASK:
+        for tag, span in facts.tags:
+            result.definitions.append(Definition(NAME, tag, None, span, None,
+                                                 description=f"lm-eval tag '{tag}'", alias=True))
+    upstream = path is not None and "/lm_eval/tasks/" in PurePath(path).as_posix()
+    for member, span in facts.member_refs:
+        if not upstream and is_builtin(member):
+            continue  # a built-in task: the harness always indexes lm_eval/tasks first
+        result.references.append(Reference(NAME, member, span, "group", name or "", member,
+                                           None))
+
+
+def _file_refs(ctx: Context, facts: Facts, result: FileAnalysis, path: str | None) -> None:
+    if path is None:
+        return
+    folder = PurePath(path).parent
+    for named in facts.names:
+        if named.what == "include":
+            target = os.path.normpath(folder / named.name)
+            adopt = TEMPLATE if PurePath(target).suffix.lower() not in (".yaml", ".yml") \
+                else None
+            result.file_refs.append(FileRef(named.span, (target,), adopt))
+        elif named.what == "function":
+            module = named.name.rpartition(".")[0]
+            result.file_refs.append(FileRef(named.span, (os.path.normpath(
+                folder / (module.replace(".", "/") + ".py")),)))
+
+
+FORMAT = LmevalFormat()

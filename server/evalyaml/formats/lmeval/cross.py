@@ -1,0 +1,209 @@
+"""The rules that read other files: includes merged as the loader merges them, `!function`
+targets found by reading the module (never importing it), metrics and filters a task's own
+Python registers, and what the merged config then lacks."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from evalyaml.analysis.findings import Finding, FindingSink
+from evalyaml.analysis.model import FileAnalysis
+from evalyaml.analysis.options import Options
+from evalyaml.analysis.parse import parse_text
+from evalyaml.analysis.suggest import best_value
+from evalyaml.analysis.text import Span
+from evalyaml.analysis.yamltree import Mapping, Scalar
+from evalyaml.formats.base import NamedFiles
+from evalyaml.formats.lmeval import vocab
+from evalyaml.formats.lmeval.common import text_of
+from evalyaml.formats.lmeval.kinds import GROUP, TASK
+from evalyaml.formats.lmeval.loader import Loaded, Origin, include_items, load
+from evalyaml.formats.lmeval.rules import Named
+
+FACTS = "lmeval.facts"
+_REGISTERED = re.compile(
+    r"""register_(metric|filter)\(\s*(?:metric\s*=\s*)?["']([^"']+)["']""")
+
+
+def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
+                options: Options) -> list[Finding]:
+    facts = analysis.facts.get(FACTS)
+    if not isinstance(facts, dict):
+        return []
+    sink = FindingSink(strict=options.strict)
+    names: list[Named] = facts.get("names", [])
+    registered = _registered(path.parent, names, files)
+    for named in names:
+        if named.what == "function":
+            _function(path, named, files, sink)
+        elif named.what in ("metric", "filter"):
+            _registry(named, registered, sink)
+    if analysis.kind in (TASK, GROUP) and any(n.what == "include" for n in names):
+        _merged(path, analysis, names, files, sink, facts)
+    elif analysis.kind is TASK:
+        _merged(path, analysis, names, files, sink, facts)
+    return sink.findings
+
+
+def _own(path: Path, files: NamedFiles) -> Loaded | None:
+    text = files.read_text(path)
+    if text is None:
+        return None
+    parsed = parse_text(text, FindingSink(strict=False))
+    if not parsed.usable or not parsed.documents:
+        return None
+    return load(path, parsed, files)
+
+
+def merged_config(path: Path, files: NamedFiles) -> Loaded | None:
+    return _own(path, files)
+
+
+def _merged(path: Path, analysis: FileAnalysis, names: list[Named], files: NamedFiles,
+            sink: FindingSink, facts: dict[str, object]) -> None:
+    loaded = _own(path, files)
+    if loaded is None:
+        return
+    includes = [n for n in names if n.what == "include"]
+    if loaded.problem is not None and loaded.problem_item is not None and \
+            loaded.problem_item < len(includes):
+        sink.add("EYLM003", f"{loaded.problem}; the index skips this file (logged at DEBUG), "
+                 "so lm-eval reports \"Tasks not found\"", includes[loaded.problem_item].span)
+        return
+    merged = loaded.merged
+    if analysis.kind is GROUP:
+        return
+    first = includes[0].span if includes else None
+    if "class" in merged:
+        if "task" not in merged and first is not None:
+            sink.add("EYLM001", "with its includes this Python task has no 'task:' name: the "
+                     "index skips it (KeyError: 'task', logged at DEBUG)", first)
+        return
+    if "task" not in merged and "group" not in merged:
+        if first is not None:
+            sink.add("EYLM001", "with its includes this file has no 'task', 'group' or "
+                     "'class' key: the index skips it (\"Unknown config shape\", logged at "
+                     "DEBUG), so no task is registered", first)
+        return
+    _output_needs(path, merged, first, sink)
+    _exact_match(merged, facts, sink)
+
+
+def _here(origin: Origin, path: Path, fallback: Span | None) -> Span | None:
+    if origin.path == path:
+        return origin.parsed.lines.span(origin.key.start, origin.key.end)
+    return fallback
+
+
+def _output_needs(path: Path, merged: dict[str, Origin], first: Span | None,
+                  sink: FindingSink) -> None:
+    out = merged.get("output_type")
+    output = text_of(out.value) if out is not None else "generate_until"
+    if out is not None and output is None:
+        return
+    at = _here(out, path, first) if out is not None else None
+    if output == "multiple_choice" and "doc_to_choice" not in merged and \
+            "use_prompt" not in merged and at is not None:
+        sink.add("EYLM008", "a multiple_choice task needs 'doc_to_choice' (the answer options): "
+                 "without it the harness logs \"doc_to_choice was called but not set in config\" "
+                 "and fails with a TypeError while it builds the requests", at)
+    gen = merged.get("generation_kwargs")
+    if gen is not None and output != "generate_until":
+        gen_at = _here(gen, path, None)
+        if gen_at is not None and output in vocab.OUTPUT_TYPES:
+            sink.add("EYLM009", f"generation_kwargs is ignored by a {output} task: the harness "
+                     "warns \"passed generation_kwargs, but not using output_type: "
+                     "generate_until!\"", gen_at)
+
+
+def _exact_match(merged: dict[str, Origin], facts: dict[str, object],
+                 sink: FindingSink) -> None:
+    out = merged.get("output_type")
+    output = text_of(out.value) if out is not None else "generate_until"
+    if output != "generate_until":
+        return
+    args = facts.get("exact_match_args")
+    if not isinstance(args, list):
+        return
+    for arg, span in args:
+        hint = best_value(arg, vocab.EXACT_MATCH_ARGS)
+        tail = f"; did you mean '{hint}'?" if hint else \
+            f" (it takes {', '.join(vocab.EXACT_MATCH_ARGS)})"
+        sink.add("EYLM011", f"exact_match takes no keyword '{arg}': on a generate_until task "
+                 "both calls of the metric fail (\"exact_match_fn() takes 0 positional "
+                 f"arguments\") after every answer is generated{tail}", span)
+
+
+def _registered(folder: Path, names: list[Named], files: NamedFiles) -> set[str]:
+    """Metrics and filters registered by Python beside the YAML or in a module a `!function`
+    names (imported at LOAD, before metrics and filters are set up)."""
+    if not any(n.what in ("metric", "filter") for n in names):
+        return set()
+    modules = {folder / "utils.py"}
+    for named in names:
+        if named.what == "function":
+            module = named.name.rpartition(".")[0]
+            modules.add(folder / (module.replace(".", "/") + ".py"))
+    try:
+        modules.update(p for p in folder.glob("*.py"))
+    except OSError:
+        pass
+    found: set[str] = set()
+    for module in sorted(modules):
+        text = files.read_text(module)
+        if text and "register_" in text:
+            found.update(m.group(2) for m in _REGISTERED.finditer(text))
+    return found
+
+
+def _registry(named: Named, registered: set[str], sink: FindingSink) -> None:
+    if named.name in registered:
+        return
+    if named.what == "metric":
+        hint = best_value(named.name, list(vocab.METRICS))
+        if hint is None:
+            return  # perhaps a Hugging Face Evaluate metric: not ours to say
+        sink.add("EYLM010", f"no metric '{named.name}' in the harness's registry: it looks "
+                 "the name up in Hugging Face Evaluate and, failing that, scores nothing "
+                 f"(\"{named.name} not found in the evaluate library!\"); did you mean "
+                 f"'{hint}'?", named.span)
+        return
+    hint = best_value(named.name, list(vocab.FILTERS))
+    tail = f"; did you mean '{hint}'?" if hint else \
+        f" (registered: {', '.join(vocab.FILTERS)})"
+    sink.add("EYLM014", f"no filter '{named.name}' is registered (none beside this file "
+             f"registers it either): the harness raises \"Unknown filter '{named.name}'\" when "
+             f"the task is loaded{tail}", named.span)
+
+
+_DEF = r"^(?:async[ \t]+)?(?:def|class)[ \t]+{name}\b|^{name}[ \t]*(?::[^=\n]*)?=|" \
+    r"^(?:from[ \t]+\S+[ \t]+)?import[ \t].*\b{name}\b"
+
+
+def _function(path: Path, named: Named, files: NamedFiles, sink: FindingSink) -> None:
+    module, _, function = named.name.rpartition(".")
+    target = files.resolve(path.parent, module.replace(".", "/") + ".py")
+    if target is None:
+        return
+    text = files.read_text(target)
+    if text is None:
+        sink.add("EYLM005", f"no {module.replace('.', '/')}.py beside this file: the harness "
+                 f"imports '{module}' by name for '{function}' (\"Cannot import module "
+                 f"'{module}'\" when it is not installed)", named.span)
+        return
+    if not re.search(_DEF.format(name=re.escape(function)), text, re.MULTILINE):
+        defined = re.findall(r"^(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w*)", text,
+                             re.MULTILINE)
+        hint = best_value(function, defined) if defined else None
+        tail = f"; did you mean '{hint}'?" if hint else ""
+        sink.add("EYLM004", f"{target.name} has no top-level '{function}': the harness raises "
+                 f"\"Module '{target}' has no function '{function}'\" when the task is "
+                 f"loaded{tail}", named.span)
+
+
+def is_mapping(node: object) -> bool:
+    return isinstance(node, Mapping) or isinstance(node, Scalar) and False
+
+
+__all__ = ["FACTS", "cross_check", "include_items", "merged_config"]
