@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path, PurePath
 
 from evalyaml.analysis.codes import Code
@@ -23,7 +24,7 @@ from evalyaml.analysis.kinds import Kind
 from evalyaml.analysis.model import Definition, FileAnalysis, FileRef, Reference
 from evalyaml.analysis.options import Options
 from evalyaml.analysis.parse import parse_text
-from evalyaml.analysis.yamltree import Mapping, Scalar
+from evalyaml.analysis.yamltree import Mapping, Node, Scalar
 from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
 from evalyaml.formats.lmeval import cross, detect
 from evalyaml.formats.lmeval.builtin import is_builtin
@@ -72,12 +73,13 @@ class LmevalFormat:
                 sink.add("EYLM002", "the task index reads only '*.yaml' files: this '.yml' file "
                          "is never loaded, so its task is \"not found\"; rename it to '.yaml'",
                          ctx.span(root.pairs[0][0]))
-            _names(ctx, keys, kind, facts, result, path)
+            _names(ctx, keys, kind, facts, result=result, path=path)
             _file_refs(ctx, facts, result, path)
             result.facts[cross.FACTS] = {"names": facts.names,
                                          "exact_match_args": facts.exact_match_args,
+                                         "deferred": facts.deferred,
                                          "templates": facts.template_names}
-        result.findings = list(dict.fromkeys(sink.findings))
+        result.findings = [_pyyaml_duplicate(f) for f in dict.fromkeys(sink.findings)]
         return result
 
     def cross_check(self, path: Path, analysis: FileAnalysis, files: NamedFiles,
@@ -85,16 +87,26 @@ class LmevalFormat:
         return cross.cross_check(path, analysis, files, options)
 
 
-def _names(ctx: Context, keys: dict[str, tuple[Scalar, object]], kind: Kind, facts: Facts,
+def _pyyaml_duplicate(finding: Finding) -> Finding:
+    """The harness loads YAML with PyYAML, where the last of duplicate keys wins (the engine's
+    EY102 message says what YAML 1.2 readers do)."""
+    if finding.code != "EY102" or "only the first" not in finding.message:
+        return finding
+    key = finding.message.split("'")[1] if finding.message.count("'") >= 2 else "it"
+    return replace(finding, message=f"duplicate key '{key}': the harness's YAML loader "
+                   "(PyYAML) keeps this last one and silently drops the earlier value "
+                   "(lm-eval #2234); delete one")
+
+
+def _names(ctx: Context, keys: dict[str, tuple[Scalar, Node]], kind: Kind, facts: Facts, *,
            result: FileAnalysis, path: str | None) -> None:
     own = "group" if kind is GROUP else "task"
     pair = keys.get(own)
-    name = text_of(pair[1]) if pair is not None and isinstance(pair[1], Scalar) else None  # type: ignore[arg-type]
-    if name and kind is not TEMPLATE:
-        assert pair is not None
-        result.definitions.append(Definition(NAME, name, None, ctx.span(pair[1]), None,  # type: ignore[arg-type]
+    name = text_of(pair[1]) if pair is not None else None
+    if name and pair is not None and kind is not TEMPLATE:
+        result.definitions.append(Definition(NAME, name, None, ctx.span(pair[1]), None,
                                              description=f"{kind.value} '{name}'"))
-    if kind is TASK:
+    if kind in (TASK, TEMPLATE):  # a template's tags reach every task that includes it
         for tag, span in facts.tags:
             result.definitions.append(Definition(NAME, tag, None, span, None,
                                                  description=f"lm-eval tag '{tag}'", alias=True))

@@ -4,6 +4,7 @@ Python registers, and what the merged config then lacks."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 
@@ -13,11 +14,10 @@ from evalyaml.analysis.options import Options
 from evalyaml.analysis.parse import parse_text
 from evalyaml.analysis.suggest import best_value
 from evalyaml.analysis.text import Span
-from evalyaml.analysis.yamltree import Mapping, Scalar
 from evalyaml.formats.base import NamedFiles
 from evalyaml.formats.lmeval import vocab
 from evalyaml.formats.lmeval.common import text_of
-from evalyaml.formats.lmeval.kinds import GROUP, TASK
+from evalyaml.formats.lmeval.kinds import TASK
 from evalyaml.formats.lmeval.loader import Loaded, Origin, include_items, load
 from evalyaml.formats.lmeval.rules import Named
 
@@ -33,16 +33,28 @@ def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
         return []
     sink = FindingSink(strict=options.strict)
     names: list[Named] = facts.get("names", [])
-    registered = _registered(path.parent, names, files)
+    includes = [n for n in names if n.what == "include"]
+    loaded = _own(path, files) if includes or analysis.kind is TASK else None
+    merged = loaded.merged if loaded is not None else {}
     for named in names:
         if named.what == "function":
             _function(path, named, files, sink)
-        elif named.what in ("metric", "filter"):
+    if loaded is not None and loaded.problem is not None and loaded.problem_item is not None \
+            and loaded.problem_item < len(includes):
+        sink.add("EYLM003", f"{loaded.problem}; the index skips this file (logged at DEBUG), "
+                 "so lm-eval reports \"Tasks not found\"", includes[loaded.problem_item].span)
+        return sink.findings
+    python = "class" in merged
+    if includes and not python:
+        deferred = facts.get("deferred")
+        sink.findings.extend(deferred if isinstance(deferred, list) else ())
+    registered = _registered(path.parent, names, files)
+    scored_by_metrics = analysis.kind is TASK and "process_results" not in merged and not python
+    for named in names:
+        if named.what == "filter" or (named.what == "metric" and scored_by_metrics):
             _registry(named, registered, sink)
-    if analysis.kind in (TASK, GROUP) and any(n.what == "include" for n in names):
-        _merged(path, analysis, names, files, sink, facts)
-    elif analysis.kind is TASK:
-        _merged(path, analysis, names, files, sink, facts)
+    if analysis.kind is TASK and loaded is not None:
+        _merged(path, merged, includes, sink, facts)
     return sink.findings
 
 
@@ -60,20 +72,8 @@ def merged_config(path: Path, files: NamedFiles) -> Loaded | None:
     return _own(path, files)
 
 
-def _merged(path: Path, analysis: FileAnalysis, names: list[Named], files: NamedFiles,
-            sink: FindingSink, facts: dict[str, object]) -> None:
-    loaded = _own(path, files)
-    if loaded is None:
-        return
-    includes = [n for n in names if n.what == "include"]
-    if loaded.problem is not None and loaded.problem_item is not None and \
-            loaded.problem_item < len(includes):
-        sink.add("EYLM003", f"{loaded.problem}; the index skips this file (logged at DEBUG), "
-                 "so lm-eval reports \"Tasks not found\"", includes[loaded.problem_item].span)
-        return
-    merged = loaded.merged
-    if analysis.kind is GROUP:
-        return
+def _merged(path: Path, merged: dict[str, Origin], includes: list[Named], sink: FindingSink,
+            facts: dict[str, object]) -> None:
     first = includes[0].span if includes else None
     if "class" in merged:
         if "task" not in merged and first is not None:
@@ -86,8 +86,11 @@ def _merged(path: Path, analysis: FileAnalysis, names: list[Named], files: Named
                      "'class' key: the index skips it (\"Unknown config shape\", logged at "
                      "DEBUG), so no task is registered", first)
         return
+    if "group" in merged:
+        return
     _output_needs(path, merged, first, sink)
-    _exact_match(merged, facts, sink)
+    if "process_results" not in merged:
+        _exact_match(merged, facts, sink)
 
 
 def _here(origin: Origin, path: Path, fallback: Span | None) -> Span | None:
@@ -143,12 +146,10 @@ def _registered(folder: Path, names: list[Named], files: NamedFiles) -> set[str]
     modules = {folder / "utils.py"}
     for named in names:
         if named.what == "function":
-            module = named.name.rpartition(".")[0]
-            modules.add(folder / (module.replace(".", "/") + ".py"))
-    try:
-        modules.update(p for p in folder.glob("*.py"))
-    except OSError:
-        pass
+            dotted = named.name.rpartition(".")[0]
+            modules.add(folder / (dotted.replace(".", "/") + ".py"))
+    with contextlib.suppress(OSError):
+        modules.update(folder.glob("*.py"))
     found: set[str] = set()
     for module in sorted(modules):
         text = files.read_text(module)
@@ -181,17 +182,39 @@ _DEF = r"^(?:async[ \t]+)?(?:def|class)[ \t]+{name}\b|^{name}[ \t]*(?::[^=\n]*)?
     r"^(?:from[ \t]+\S+[ \t]+)?import[ \t].*\b{name}\b"
 
 
+_DYNAMIC = re.compile(r"globals\(\)|^from[ \t]+\S+[ \t]+import[ \t]+\*|__getattr__|setattr\(",
+                      re.MULTILINE)
+
+
+def _package_root(path: Path) -> Path | None:
+    for parent in path.parents:
+        if parent.name == "lm_eval":
+            return parent.parent
+    return None
+
+
 def _function(path: Path, named: Named, files: NamedFiles, sink: FindingSink) -> None:
     module, _, function = named.name.rpartition(".")
     target = files.resolve(path.parent, module.replace(".", "/") + ".py")
     if target is None:
         return
     text = files.read_text(target)
+    if text is None and module.startswith("lm_eval."):
+        # `__import__("lm_eval.tasks.x.utils")`: the harness's own package, which this
+        # workspace may be (the upstream tree): find it from the folder holding lm_eval/.
+        package = _package_root(path)
+        if package is not None:
+            target = files.resolve(package, module.replace(".", "/") + ".py")
+            text = files.read_text(target) if target is not None else None
+    if target is None:
+        return
     if text is None:
         sink.add("EYLM005", f"no {module.replace('.', '/')}.py beside this file: the harness "
                  f"imports '{module}' by name for '{function}' (\"Cannot import module "
                  f"'{module}'\" when it is not installed)", named.span)
         return
+    if _DYNAMIC.search(text):
+        return  # names made at import time (`globals().update`, `import *`): not ours to say
     if not re.search(_DEF.format(name=re.escape(function)), text, re.MULTILINE):
         defined = re.findall(r"^(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w*)", text,
                              re.MULTILINE)
@@ -200,10 +223,6 @@ def _function(path: Path, named: Named, files: NamedFiles, sink: FindingSink) ->
         sink.add("EYLM004", f"{target.name} has no top-level '{function}': the harness raises "
                  f"\"Module '{target}' has no function '{function}'\" when the task is "
                  f"loaded{tail}", named.span)
-
-
-def is_mapping(node: object) -> bool:
-    return isinstance(node, Mapping) or isinstance(node, Scalar) and False
 
 
 __all__ = ["FACTS", "cross_check", "include_items", "merged_config"]

@@ -16,7 +16,8 @@ from pathlib import PurePath
 from evalyaml.formats.base import Claim, Tier
 from evalyaml.formats.lmeval.kinds import GROUP, TASK, TEMPLATE
 
-_TOP_KEY = re.compile(r"^[\"']?([A-Za-z_][A-Za-z0-9_]*)[\"']?[ \t]*:(?:[ \t]|\r?$)", re.MULTILINE)
+_TOP_KEY = re.compile(r"^[\"']?([A-Za-z_][A-Za-z0-9_]*)[\"']?[ \t]*:(?:[ \t]|\r?$)",
+                      re.MULTILINE)
 # Keys only lm-eval's TaskConfig/GroupConfig use (not `task`, `tag`, `metadata`, `description`).
 _DISTINCT = frozenset({
     "dataset_path", "dataset_name", "dataset_kwargs", "training_split", "validation_split",
@@ -44,17 +45,17 @@ def claim(text: str, path: str | None) -> Claim | None:
     under = path is not None and "/lm_eval/tasks/" in PurePath(path).as_posix()
     tier = Tier.PATH if under else Tier.SHAPE
     why = "under lm_eval/tasks/" if under else f"its keys ({', '.join(sorted(distinct)[:3])})"
+    if "class" in keys and _FUNCTION.search(text, 0, _HEAD):
+        return Claim(TASK, tier, "a Python task (class: !function)")
     if "group" in keys and ("task" in keys or "aggregate_metric_list" in keys or
                             "group_alias" in keys or under):
         return Claim(GROUP, tier, "a group: " + why)
-    if "class" in keys and _FUNCTION.search(text, 0, _HEAD):
-        return Claim(TASK, tier, "a Python task (class: !function)")
     if ("task" in keys or "group" in keys) and (distinct or "include" in keys) and \
-            (under or distinct or "include" in keys and "tag" in keys):
+            (under or distinct or ("include" in keys and "tag" in keys)):
         return Claim(TASK, tier, "a task: " + why)
     if "task" in keys and "include" in keys:
         return Claim(TASK, tier, "a task: task and include")
     if not keys & {"task", "group", "class"} and (len(distinct) >= 3 or
-                                                  under and distinct):
+                                                  (under and distinct)):
         return Claim(TEMPLATE, tier, "a template: " + why)
     return None

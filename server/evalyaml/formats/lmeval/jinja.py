@@ -48,10 +48,11 @@ _TOKEN = re.compile(r"""
   | (?P<string>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")
   | (?P<badstring>['"])
   | (?P<number>\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\d+)?)
-  | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<name>[^\W\d]\w*)
   | (?P<op>\*\*|//|==|!=|>=|<=|[-+*/%~<>=.,:;|()\[\]{}!])
 """, re.VERBOSE | re.DOTALL)
-_SINGLE = re.compile(r"(?<![{\\^_$A-Za-z0-9])\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})")
+# `{premise}`: a field-like name (three characters or more: `{A}`, `{ab}` are notation).
+_SINGLE = re.compile(r"(?<![{}\\^_$A-Za-z0-9])\{([A-Za-z_][A-Za-z0-9_]{2,})\}(?!\})")
 _OPEN = re.compile(r"\{\{|\{%|\{#")
 _CLOSERS = {"(": ")", "[": "]", "{": "}"}
 
@@ -89,15 +90,15 @@ def check(text: str) -> Template:
         body_start = match.end()
         if body_start < len(text) and text[body_start] in "-+":
             body_start += 1
-        tokens, close, problem = _lex(text, body_start, end_marker)
+        tokens, closed, problem = _lex(text, body_start, end_marker)
         if problem is not None:
             if raw_from is None:
                 out.problems.append(problem)
                 break
             pos = match.end()
             continue
-        assert close is not None
-        pos = close + 2
+        assert closed is not None
+        pos = closed + 2
         if opener == "{{":
             if raw_from is None:
                 stop = _expression(tokens, out, local, "end of print statement")
@@ -115,7 +116,7 @@ def check(text: str) -> Template:
                 raw_from = None
                 stack.pop()
             continue
-        if not _statement(tag, tokens, start, pos, stack, out, local):
+        if not _statement(tag, tokens, start, pos, stack=stack, out=out, local=local):
             break
         if tag == "raw":
             raw_from = start
@@ -182,7 +183,7 @@ def _expression(tokens: list[Token], out: Template, local: set[str], ending: str
         if kind == "name" and previous is not None and previous[1] == "|" and \
                 previous[0] == "op":
             if value not in JINJA_FILTERS:
-                hint = best_value(value, sorted(JINJA_FILTERS))
+                hint = "trim" if value == "strip" else best_value(value, sorted(JINJA_FILTERS))
                 extra = f"; did you mean '{hint}'?" if hint else ""
                 out.problems.append(Problem("EYLM017", f"no filter named '{value}' in the "
                                             f"harness's Jinja environment{extra}", at,
@@ -197,7 +198,7 @@ def _expression(tokens: list[Token], out: Template, local: set[str], ending: str
     return False
 
 
-def _statement(tag: str, tokens: list[Token], start: int, end: int,
+def _statement(tag: str, tokens: list[Token], start: int, end: int, *,
                stack: list[tuple[str, int, int]], out: Template, local: set[str]) -> bool:
     rest = tokens[1:]
     if tag == "set":

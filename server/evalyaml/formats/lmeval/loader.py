@@ -78,7 +78,7 @@ def load(path: Path, parsed: ParsedText, files: NamedFiles) -> Loaded:
     for index, (name, _) in enumerate(include_items(root)):
         if name is None:
             continue
-        problem = _merge_include(path.parent, name, files, seen, out.merged, depth=0)
+        problem = _merge_include(path.parent, name, files, seen, into=out.merged, depth=0)
         if problem is not None and out.problem is None:
             out.problem, out.problem_item = problem, index
     for key, (key_node, value) in top(root).items():
@@ -91,7 +91,7 @@ def _real(path: Path) -> Path:
     return Path(os.path.realpath(path))
 
 
-def _merge_include(folder: Path, name: str, files: NamedFiles, seen: set[Path],
+def _merge_include(folder: Path, name: str, files: NamedFiles, seen: set[Path], *,
                    into: dict[str, Origin], depth: int) -> str | None:
     target = files.resolve(folder, name)
     if target is None:
@@ -118,7 +118,8 @@ def _merge_include(folder: Path, name: str, files: NamedFiles, seen: set[Path],
         for inner, _ in include_items(root):
             if inner is None:
                 continue
-            found = _merge_include(target.parent, inner, files, seen, merged, depth + 1)
+            found = _merge_include(target.parent, inner, files, seen, into=merged,
+                                   depth=depth + 1)
             problem = problem or (f"through {name}: {found}" if found else None)
     for key, (key_node, value) in top(root).items():
         if key not in ("include", "task_list"):

@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from evalyaml.analysis.findings import Finding, FindingSink
 from evalyaml.analysis.suggest import best, best_value
 from evalyaml.analysis.text import Span
 from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
 from evalyaml.formats.lmeval import jinja, vocab
 from evalyaml.formats.lmeval.common import Context, is_function, tag_free, text_of, top
-from evalyaml.formats.lmeval.kinds import GROUP
 
 _TASK_KEYS = frozenset(vocab.TASK_FIELDS) | frozenset(vocab.LOADER_KEYS)
 _GROUP_KEYS = _TASK_KEYS | frozenset(vocab.GROUP_FIELDS)
@@ -42,13 +42,20 @@ class Facts:
     tags: list[tuple[str, Span]] = field(default_factory=list)
     exact_match_args: list[tuple[str, Span]] = field(default_factory=list)
     template_names: dict[str, dict[str, Span]] = field(default_factory=dict)
+    deferred: list[Finding] = field(default_factory=list)  # unknown keys beside an include
 
 
 def check_root(ctx: Context, root: Mapping, *, group: bool, python: bool, facts: Facts) -> None:
     keys = top(root)
     _functions(ctx, root, facts)
-    if not python:
+    if not python and ("include" not in keys or group):
         _unknown_keys(ctx, keys, group=group)
+    elif not python:
+        # An include may make this a Python task (`class:`), whose constructor takes anything:
+        # the cross check reports these once the merged config is known.
+        later = Context(ctx.parsed, FindingSink(strict=ctx.sink.strict))
+        _unknown_keys(later, keys, group=group)
+        facts.deferred.extend(later.sink.findings)
     if group:
         _group(ctx, keys, facts)
     else:
@@ -99,7 +106,7 @@ def _tags(ctx: Context, keys: dict[str, tuple[Scalar, Node]], facts: Facts) -> N
 
 
 def _group(ctx: Context, keys: dict[str, tuple[Scalar, Node]], facts: Facts) -> None:
-    name_pair = keys["group"] if "group" in keys else None
+    name_pair = keys.get("group")
     if name_pair is not None and isinstance(name_pair[1], (Sequence, Mapping)):
         ctx.add("EYLM001", "'group:' must be one name: a list here makes the index skip the "
                 "file (\"unhashable type: 'list'\", logged at DEBUG); to put a task in several "
@@ -108,7 +115,7 @@ def _group(ctx: Context, keys: dict[str, tuple[Scalar, Node]], facts: Facts) -> 
     members = keys.get("task")
     if members is None:
         return
-    key, value = members
+    value = members[1]
     if isinstance(value, Scalar) and text_of(value) is not None:
         ctx.add("EYLM013", f"'task: {value.text}' is not a list: the group is built with no "
                 "members (children are added only from a list), and the name is not registered "
@@ -208,10 +215,10 @@ def _metrics(ctx: Context, keys: dict[str, tuple[Scalar, Node]], facts: Facts) -
             continue
         name = text_of(metric[1])
         hf = entry_keys.get("hf_evaluate")
-        if name is not None and not (hf is not None and isinstance(hf[1], Scalar) and
-                                     hf[1].value is True):
-            if name not in vocab.METRICS and name not in vocab.HF_EVALUATE_METRICS:
-                facts.names.append(Named("metric", name, ctx.span(metric[1])))
+        hf_metric = hf is not None and isinstance(hf[1], Scalar) and hf[1].value is True
+        if name is not None and not hf_metric and name not in vocab.METRICS and \
+                name not in vocab.HF_EVALUATE_METRICS:
+            facts.names.append(Named("metric", name, ctx.span(metric[1])))
         if name == "exact_match":
             for arg, (key, _) in entry_keys.items():
                 if arg not in vocab.METRIC_ENTRY_KEYS and arg not in vocab.EXACT_MATCH_ARGS:
