@@ -30,6 +30,9 @@ _DISTINCT = frozenset({
 })
 _FUNCTION = re.compile(r"^[\"']?class[\"']?[ \t]*:[ \t]*!function[ \t]", re.MULTILINE)
 _HEAD = 65536
+# `task:` holding a list (a block sequence on the next line, or a flow one).
+_TASK_LIST = re.compile(r"^[\"']?task[\"']?[ \t]*:[ \t]*(?:\[|(?:#.*)?\r?\n(?:[ \t]*(?:#.*)?\r?\n)*"
+                        r"[ \t]*- )", re.MULTILINE)
 
 
 def top_keys(text: str) -> set[str]:
@@ -47,8 +50,8 @@ def claim(text: str, path: str | None) -> Claim | None:
     why = "under lm_eval/tasks/" if under else f"its keys ({', '.join(sorted(distinct)[:3])})"
     if "class" in keys and _FUNCTION.search(text, 0, _HEAD):
         return Claim(TASK, tier, "a Python task (class: !function)")
-    if "group" in keys and ("task" in keys or "aggregate_metric_list" in keys or
-                            "group_alias" in keys or under):
+    if "group" in keys and (distinct or under or "include" in keys or
+                            "task" in keys and _TASK_LIST.search(text, 0, _HEAD)):
         return Claim(GROUP, tier, "a group: " + why)
     if ("task" in keys or "group" in keys) and (distinct or "include" in keys) and \
             (under or distinct or ("include" in keys and "tag" in keys)):
