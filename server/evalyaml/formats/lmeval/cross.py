@@ -5,6 +5,7 @@ Python registers, and what the merged config then lacks."""
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from evalyaml.analysis.text import Span
 from evalyaml.formats.base import NamedFiles
 from evalyaml.formats.lmeval import vocab
 from evalyaml.formats.lmeval.common import text_of
-from evalyaml.formats.lmeval.kinds import TASK
+from evalyaml.formats.lmeval.kinds import TASK, TEMPLATE
 from evalyaml.formats.lmeval.loader import Loaded, Origin, include_items, load
 from evalyaml.formats.lmeval.rules import Named
 
@@ -41,8 +42,10 @@ def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
             _function(path, named, files, sink)
     if loaded is not None and loaded.problem is not None and loaded.problem_item is not None \
             and loaded.problem_item < len(includes):
-        sink.add("EYLM003", f"{loaded.problem}; the index skips this file (logged at DEBUG), "
-                 "so lm-eval reports \"Tasks not found\"", includes[loaded.problem_item].span)
+        outcome = "every task including this template is skipped by the index" \
+            if analysis.kind is TEMPLATE else "the index skips this file (logged at DEBUG), " \
+            "so lm-eval reports \"Tasks not found\""
+        sink.add("EYLM003", f"{loaded.problem}; {outcome}", includes[loaded.problem_item].span)
         return sink.findings
     python = "class" in merged
     if includes and not python:
@@ -220,8 +223,9 @@ def _function(path: Path, named: Named, files: NamedFiles, sink: FindingSink) ->
                              re.MULTILINE)
         hint = best_value(function, defined) if defined else None
         tail = f"; did you mean '{hint}'?" if hint else ""
-        sink.add("EYLM004", f"{target.name} has no top-level '{function}': the harness raises "
-                 f"\"Module '{target}' has no function '{function}'\" when the task is "
+        shown = os.path.relpath(target, path.parent).replace(os.sep, "/")
+        sink.add("EYLM004", f"{shown} has no top-level '{function}': the harness raises "
+                 f"\"Module '{shown}' has no function '{function}'\" when the task is "
                  f"loaded{tail}", named.span)
 
 

@@ -78,7 +78,8 @@ def load(path: Path, parsed: ParsedText, files: NamedFiles) -> Loaded:
     for index, (name, _) in enumerate(include_items(root)):
         if name is None:
             continue
-        problem = _merge_include(path.parent, name, files, seen, into=out.merged, depth=0)
+        problem = _merge_include(path.parent, name, files, seen, into=out.merged, depth=0,
+                                 origin=path.parent)
         if problem is not None and out.problem is None:
             out.problem, out.problem_item = problem, index
     for key, (key_node, value) in top(root).items():
@@ -87,23 +88,29 @@ def load(path: Path, parsed: ParsedText, files: NamedFiles) -> Loaded:
     return out
 
 
+def _shown(target: Path, origin: Path) -> str:
+    """A path as the message shows it: relative to the folder of the file being checked."""
+    return os.path.relpath(target, origin).replace(os.sep, "/")
+
+
 def _real(path: Path) -> Path:
     return Path(os.path.realpath(path))
 
 
 def _merge_include(folder: Path, name: str, files: NamedFiles, seen: set[Path], *,
-                   into: dict[str, Origin], depth: int) -> str | None:
+                   into: dict[str, Origin], depth: int, origin: Path) -> str | None:
     target = files.resolve(folder, name)
     if target is None:
         return None  # outside the workspace roots: not ours to say
     real = _real(target)
+    shown = _shown(target, origin)
     if real in seen:
-        return f"the harness raises \"Include cycle at {target}\": the file is reached twice " \
+        return f"the harness raises \"Include cycle at {shown}\": the file is reached twice " \
                "(a cycle, or a diamond: the loader never forgets a file it loaded)"
     seen.add(real)
     parsed, exists = parse_file(target, files)
     if not exists:
-        return f"No such file or directory: '{target}' (includes are relative to the " \
+        return f"No such file or directory: '{shown}' (includes are relative to the " \
                "including file)"
     if parsed is None:
         return f"'{name}' does not parse as YAML"
@@ -111,7 +118,7 @@ def _merge_include(folder: Path, name: str, files: NamedFiles, seen: set[Path], 
     if not isinstance(root, Mapping):
         kind = "NoneType" if isinstance(root, Scalar) and root.value is None else \
             "list" if isinstance(root, Sequence) else "str"
-        return f"the harness raises \"Expected YAML dict from {target}, got {kind}\""
+        return f"the harness raises \"Expected YAML dict from {shown}, got {kind}\""
     merged: dict[str, Origin] = {}
     problem = None
     if depth < 32:
@@ -119,7 +126,7 @@ def _merge_include(folder: Path, name: str, files: NamedFiles, seen: set[Path], 
             if inner is None:
                 continue
             found = _merge_include(target.parent, inner, files, seen, into=merged,
-                                   depth=depth + 1)
+                                   depth=depth + 1, origin=origin)
             problem = problem or (f"through {name}: {found}" if found else None)
     for key, (key_node, value) in top(root).items():
         if key not in ("include", "task_list"):
