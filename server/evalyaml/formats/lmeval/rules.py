@@ -136,14 +136,16 @@ def _members(ctx: Context, seq: Sequence, facts: Facts) -> None:
             facts.member_refs.append((name, ctx.span(item)))
         elif isinstance(item, Mapping):
             keys = top(item)
-            if "task" in keys and not any(k in keys for k in _INLINE):
-                member = text_of(keys["task"][1])
+            inner = keys["task"][1] if "task" in keys else None
+            if "group" in keys:
+                # A registered group built with overrides, or an inline group: either way its
+                # own list names members.
+                if isinstance(inner, Sequence):
+                    _members(ctx, inner, facts)
+            elif inner is not None and not any(k in keys for k in _INLINE):
+                member = text_of(inner)
                 if member is not None:
-                    facts.member_refs.append((member, ctx.span(keys["task"][1])))
-            elif "group" in keys and isinstance(keys.get("task", (None, None))[1], Sequence):
-                inner = keys["task"][1]
-                assert isinstance(inner, Sequence)
-                _members(ctx, inner, facts)
+                    facts.member_refs.append((member, ctx.span(inner)))
 
 
 def _aggregate_metrics(ctx: Context, pair: tuple[Scalar, Node] | None) -> None:
