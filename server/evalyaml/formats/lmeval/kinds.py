@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from evalyaml.analysis.kinds import FormatKind
 
-TASK = FormatKind("lmeval", "lm-eval task", None)
-GROUP = FormatKind("lmeval", "lm-eval group", None)
-TEMPLATE = FormatKind("lmeval", "lm-eval include template", None)
+TASK = FormatKind("lmeval", "lm-eval task", "lmeval-task.schema.json")
+GROUP = FormatKind("lmeval", "lm-eval group", "lmeval-group.schema.json")
+TEMPLATE = FormatKind("lmeval", "lm-eval include template", "lmeval-task.schema.json")
 # What a group's `task:` list names: a task, a group or a tag (one namespace in the index).
 NAME = FormatKind("lmeval", "lm-eval task, group or tag", None, noun="name")
