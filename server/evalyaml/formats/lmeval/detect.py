@@ -51,7 +51,7 @@ def claim(text: str, path: str | None) -> Claim | None:
     if "class" in keys and _FUNCTION.search(text, 0, _HEAD):
         return Claim(TASK, tier, "a Python task (class: !function)")
     if "group" in keys and (distinct or under or "include" in keys or
-                            "task" in keys and _TASK_LIST.search(text, 0, _HEAD)):
+                            ("task" in keys and _TASK_LIST.search(text, 0, _HEAD))):
         return Claim(GROUP, tier, "a group: " + why)
     if ("task" in keys or "group" in keys) and (distinct or "include" in keys) and \
             (under or distinct or ("include" in keys and "tag" in keys)):
