@@ -110,10 +110,9 @@ def _names(ctx: Context, keys: dict[str, tuple[Scalar, Node]], kind: Kind, facts
         for tag, span in facts.tags:
             result.definitions.append(Definition(NAME, tag, None, span, None,
                                                  description=f"lm-eval tag '{tag}'", alias=True))
-    upstream = path is not None and "/lm_eval/tasks/" in PurePath(path).as_posix()
     for member, span in facts.member_refs:
-        if not upstream and is_builtin(member):
-            continue  # a built-in task: the harness always indexes lm_eval/tasks first
+        if is_builtin(member):
+            continue  # the harness always indexes its own lm_eval/tasks first
         result.references.append(Reference(NAME, member, span, "group", name or "", member,
                                            None))
 
