@@ -34,8 +34,7 @@ CODES: tuple[Code, ...] = (
     Code("EYLM008", "lmeval-choices", B,
          "A `multiple_choice` task has no `doc_to_choice`.", WHOLE),
     Code("EYLM009", "lmeval-generation", C,
-         "Generation settings the output type ignores or lacks (`generation_kwargs`, "
-         "`until`).", WHOLE),
+         "`generation_kwargs` on a task that does not generate: ignored with a warning.", WHOLE),
     Code("EYLM010", "lmeval-metric", B,
          "A `metric_list` entry has no `metric`, or names no registered metric.", LOCAL),
     Code("EYLM011", "lmeval-metric-argument", B,
@@ -56,4 +55,7 @@ CODES: tuple[Code, ...] = (
          "A Jinja filter the harness's environment does not have.", LOCAL),
     Code("EYLM018", "lmeval-value", B,
          "A value of the wrong shape for its field (fewshot sampler, metadata, lists).", LOCAL),
+    Code("EYLM019", "lmeval-generation-defaults", A,
+         "A generate_until task leaves `generation_kwargs` or `until` to the harness's "
+         "defaults.", WHOLE),
 )

@@ -15,9 +15,10 @@ from evalyaml.analysis.options import Options
 from evalyaml.analysis.parse import parse_text
 from evalyaml.analysis.suggest import best_value
 from evalyaml.analysis.text import Span
+from evalyaml.analysis.yamltree import Mapping
 from evalyaml.formats.base import NamedFiles
 from evalyaml.formats.lmeval import vocab
-from evalyaml.formats.lmeval.common import text_of
+from evalyaml.formats.lmeval.common import text_of, top
 from evalyaml.formats.lmeval.kinds import TASK, TEMPLATE
 from evalyaml.formats.lmeval.loader import Loaded, Origin, include_items, load
 from evalyaml.formats.lmeval.rules import Named
@@ -89,8 +90,8 @@ def _merged(path: Path, merged: dict[str, Origin], includes: list[Named], sink: 
                      "'class' key: the index skips it (\"Unknown config shape\", logged at "
                      "DEBUG), so no task is registered", first)
         return
-    if "group" in merged:
-        return
+    if "group" in merged or text_of(merged["task"].value) is None:
+        return  # a group's members are checked as tasks; a task list is EYLM001
     _output_needs(path, merged, first, sink)
     if "process_results" not in merged:
         _exact_match(merged, facts, sink)
@@ -115,12 +116,25 @@ def _output_needs(path: Path, merged: dict[str, Origin], first: Span | None,
                  "without it the harness logs \"doc_to_choice was called but not set in config\" "
                  "and fails with a TypeError while it builds the requests", at)
     gen = merged.get("generation_kwargs")
+    if output == "generate_until":
+        task_at = _here(merged["task"], path, first) if "task" in merged else None
+        if gen is None and task_at is not None:
+            sink.add("EYLM019", "a generate_until task without generation_kwargs: the harness "
+                     "warns \"No `generation_kwargs` specified in task config\" and generates "
+                     "greedily (at most 256 tokens, until the fewshot_delimiter)", task_at)
+        elif gen is not None and isinstance(gen.value, Mapping) and \
+                "until" not in top(gen.value):
+            gen_at = _here(gen, path, first)
+            if gen_at is not None:
+                sink.add("EYLM019", "generation_kwargs has no 'until': the harness warns \"No "
+                         "`until` specified in `generation_kwargs`! Defaulting to the "
+                         "fewshot_delimiter\"", gen_at)
     if gen is not None and output != "generate_until":
         gen_at = _here(gen, path, None)
         if gen_at is not None and output in vocab.OUTPUT_TYPES:
             sink.add("EYLM009", f"generation_kwargs is ignored by a {output} task: the harness "
-                     "warns \"passed generation_kwargs, but not using output_type: "
-                     "generate_until!\"", gen_at)
+                     "warns \"passed `generation_kwargs`, but not using `output_type: "
+                     "generate_until`!\"", gen_at)
 
 
 def _exact_match(merged: dict[str, Origin], facts: dict[str, object],
