@@ -53,7 +53,7 @@ def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float,
 
 def names(tree: Path) -> list[str]:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
-    from evalyaml.analysis.options import Options
+    from evalyaml.core.options import Options
     from evalyaml.formats.base import Claim
     from evalyaml.formats.lmeval import FORMAT, NAME, detect
 

@@ -17,8 +17,9 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from evalyaml.analysis.dataset import CaseMapper, CaseResult, analyze_case_texts
-from evalyaml.analysis.options import Options
+from evalyaml.core.incremental import CaseMapper, CaseResult
+from evalyaml.core.options import Options
+from evalyaml.formats import ANALYZE_ITEMS as analyze_case_texts
 
 PARALLEL_FROM = 2_000
 """Below this many cases a second process costs more than it saves."""

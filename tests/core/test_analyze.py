@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.dataset import CaseCache
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.kinds import (
-    FileKind,
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.incremental import CaseCache
+from evalyaml.core.kinds import FileKind
+from evalyaml.core.options import Options
+from evalyaml.dispatch import analyze_bytes, analyze_text
+from evalyaml.formats.contract.detect import (
     NotOurs,
     detect_kind,
     folder_kind,
@@ -19,9 +21,7 @@ from evalyaml.analysis.kinds import (
     schema_kind,
     shape_kind,
 )
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import parse_text
-from evalyaml.dispatch import analyze_bytes, analyze_text
+from evalyaml.syntax.yaml.parse import parse_text
 
 TODAY = date(2026, 11, 21)
 OPTIONS = Options(today=TODAY)

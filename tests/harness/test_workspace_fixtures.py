@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.codes import CODES, CodeClass, Severity
-from evalyaml.analysis.findings import Finding
-from evalyaml.analysis.text import Position
+from evalyaml.core.codes import CODES, CodeClass, Severity
+from evalyaml.core.findings import Finding
 from evalyaml.ide.complete import complete_at
 from evalyaml.ide.completion import Request
 from evalyaml.ide.hover import hover
 from evalyaml.ide.navigation import definition
 from evalyaml.ide.source import Text
+from evalyaml.syntax.text import Position
 from evalyaml.workspace.index import Workspace
 
 from .workspace_fixture import (

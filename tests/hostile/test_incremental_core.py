@@ -26,8 +26,8 @@ def _keys(analysis: Any) -> list[tuple[Any, ...]]:
 
 
 def test_a_fixed_unclosed_string_at_the_end_leaves_nothing_behind() -> None:
-    from evalyaml.analysis.dataset import CaseCache
-    from evalyaml.analysis.options import Options
+    from evalyaml.core.incremental import CaseCache
+    from evalyaml.core.options import Options
     from evalyaml.dispatch import analyze_text
 
     options = Options(today=date.fromisoformat(TODAY))
@@ -49,8 +49,8 @@ def test_a_fixed_unclosed_string_at_the_end_leaves_nothing_behind() -> None:
 @profile(300)
 @given(script=SCRIPTS)
 def test_edit_scripts_in_process(script: Script) -> None:
-    from evalyaml.analysis.dataset import CaseCache
-    from evalyaml.analysis.options import Options
+    from evalyaml.core.incremental import CaseCache
+    from evalyaml.core.options import Options
     from evalyaml.dispatch import analyze_text
 
     options = Options(today=date.fromisoformat(TODAY))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from evalyaml.analysis.text import LineIndex
 from evalyaml.ide.context import ITEM, Outline, Reader, context_at
+from evalyaml.syntax.text import LineIndex
 
 CURSOR = "‸"
 

@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 
-from evalyaml.analysis.text import LineIndex, Position
 from evalyaml.lsp.documents import Document, _spliced, apply_changes
 from evalyaml.lsp.positions import Encoding, PositionMapper, choose_encoding, from_units, to_units
+from evalyaml.syntax.text import LineIndex, Position
 
 ALPHABET = st.sampled_from([*"ab :-\t#", "😀", "日", "本", "é", "\r\n", "\n", "\r", "𝄞"])
 TEXT = st.lists(ALPHABET, max_size=60).map("".join)

@@ -10,14 +10,19 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
-from evalyaml.analysis.codes import register
-from evalyaml.analysis.kinds import Kind, modeline_schema
+from evalyaml.core.codes import register
+from evalyaml.core.incremental import CaseMapper
+from evalyaml.core.kinds import Kind, modeline_schema
 from evalyaml.formats import agentv, apastra, contract, eee, lmeval, padosoft
 from evalyaml.formats.base import Claim, Format, NearMiss, Refusal, Tier
+from evalyaml.formats.contract.dataset import analyze_case_texts
 
 FORMATS: tuple[Format, ...] = (contract.FORMAT, padosoft.FORMAT, agentv.FORMAT, eee.FORMAT,
                                apastra.FORMAT, lmeval.FORMAT)
 FALLBACK: Format = FORMATS[0]
+ANALYZE_ITEMS: CaseMapper = analyze_case_texts
+"""The per-item analysis the CLI's and the server's process pools run (`evalyaml.parallel`):
+the contract's dataset cases, the one kind of item analysed in worker processes today."""
 
 for _format in FORMATS:
     register(_format.name, _format.codes)

@@ -18,7 +18,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from evalyaml.analysis.text import LineIndex
+from evalyaml.syntax.text import LineIndex
 
 ITEM = 0  # a list item in a path (its index does not matter for schemas)
 PathPart = str | int

@@ -18,9 +18,9 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
-from evalyaml.analysis.text import LineIndex
 from evalyaml.ide.context import Outline
 from evalyaml.lsp.positions import Encoding, PositionMapper
+from evalyaml.syntax.text import LineIndex
 
 _BREAK = re.compile(r"\r\n|\r|\n")
 # Every Document (an open, every applied change) gets the next serial number: "already analysed"

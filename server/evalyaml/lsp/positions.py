@@ -20,8 +20,8 @@ from typing import Any
 
 from lsprotocol import types
 
-from evalyaml.analysis.text import LineIndex, Position, Span
 from evalyaml.lsp import bootstrap
+from evalyaml.syntax.text import LineIndex, Position, Span
 
 
 class Encoding(Enum):

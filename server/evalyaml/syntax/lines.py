@@ -19,7 +19,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from evalyaml.analysis.findings import Finding
+from evalyaml.core.findings import Finding
 
 T = TypeVar("T")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")

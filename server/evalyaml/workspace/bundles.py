@@ -21,9 +21,9 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.text import LineIndex, Span
 from evalyaml.config import PYPROJECT, Config, key_span, table_start
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.syntax.text import LineIndex, Span
 
 SUFFIX = ".schema.json"
 _NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")

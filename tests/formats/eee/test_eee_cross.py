@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.dataset import CaseCache
-from evalyaml.analysis.findings import Finding, Fix
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.text import LineIndex
+from evalyaml.core.findings import Finding, Fix
+from evalyaml.core.incremental import CaseCache
+from evalyaml.core.options import Options
 from evalyaml.formats.eee import FORMAT, SAMPLES, cross
 from evalyaml.formats.eee import rows as rows_module
 from evalyaml.formats.eee.rows import check_samples
+from evalyaml.syntax.text import LineIndex
 from evalyaml.workspace.index import Workspace
 
 UUID = "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b"

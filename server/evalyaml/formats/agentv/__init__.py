@@ -23,16 +23,13 @@ import os
 from collections.abc import Iterable
 from pathlib import Path, PurePath
 
-from evalyaml.analysis.codes import Code
-from evalyaml.analysis.dataset import CaseCache, CaseMapper
-from evalyaml.analysis.findings import Finding, FindingSink, Fix, TextEdit
-from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.model import FileAnalysis, FileRef
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import ParsedText, parse_text
-from evalyaml.analysis.suggest import rank
-from evalyaml.analysis.text import LineIndex
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.codes import Code
+from evalyaml.core.findings import Finding, FindingSink, Fix, TextEdit
+from evalyaml.core.incremental import CaseCache, CaseMapper
+from evalyaml.core.kinds import Kind
+from evalyaml.core.model import FileAnalysis, FileRef
+from evalyaml.core.options import Options
+from evalyaml.core.suggest import rank
 from evalyaml.formats.agentv import detect, rules
 from evalyaml.formats.agentv.codes import CODES
 from evalyaml.formats.agentv.common import Context, pairs
@@ -50,8 +47,12 @@ from evalyaml.formats.agentv.suite import (
     check_workspace,
 )
 from evalyaml.formats.agentv.targets import KNOWN_PROVIDERS, PROVIDER_ALIASES, check_targets
-from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
+from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refusal
 from evalyaml.syntax.jsonl import parse_jsonl, require_objects
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.text import LineIndex
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
+from evalyaml.syntax.yaml.parse import parse_text
 
 __all__ = ["CASES", "CONFIG", "FORMAT", "PROMPT", "SUITE", "TARGETS", "WORKSPACE",
            "AgentvFormat"]
@@ -59,7 +60,7 @@ __all__ = ["CASES", "CONFIG", "FORMAT", "PROMPT", "SUITE", "TARGETS", "WORKSPACE
 _REFS = "agentv.refs"
 
 
-class AgentvFormat:
+class AgentvFormat(FormatBase):
     name = "agentv"
     title = "AgentV"
     kinds: tuple[Kind, ...] = (SUITE, PROMPT, CASES, CONFIG, WORKSPACE, TARGETS)
@@ -69,9 +70,6 @@ class AgentvFormat:
 
     def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
         return detect.claim(text, path)
-
-    def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
-        return None
 
     def analyze(self, text: str, path: str | None, kind: Kind | None, options: Options, *,
                 forced: bool = False, cache: CaseCache | None = None,

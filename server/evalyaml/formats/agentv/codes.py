@@ -7,16 +7,7 @@ triggers it and how to fix it.
 
 from __future__ import annotations
 
-from evalyaml.analysis.codes import (
-    KEY,
-    LOCAL,
-    WHOLE,
-    Code,
-    CodeClass,
-    local_when,
-    missing,
-    reads,
-)
+from evalyaml.core.codes import KEY, LOCAL, WHOLE, Code, CodeClass, local_when, missing, reads
 
 B, C, A, H = CodeClass.BROKEN, CodeClass.CONTRACT, CodeClass.ADVICE, CodeClass.HINT
 

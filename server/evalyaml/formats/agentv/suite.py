@@ -18,11 +18,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
-from evalyaml.analysis.findings import Fix, TextEdit
-from evalyaml.analysis.model import CaseSummary
-from evalyaml.analysis.suggest import rank
-from evalyaml.analysis.text import Span
-from evalyaml.analysis.yamltree import Mapping, Node, PyValue, Scalar, Sequence
+from evalyaml.core.findings import Fix, TextEdit
+from evalyaml.core.model import CaseSummary
+from evalyaml.core.suggest import rank
 from evalyaml.formats.agentv import rules
 from evalyaml.formats.agentv.common import Context, is_null, pairs, quoted_like, text_of
 from evalyaml.formats.agentv.depends import Dependency, check_dependencies
@@ -31,6 +29,8 @@ from evalyaml.formats.agentv.jsregex import js_regex_error
 from evalyaml.formats.agentv.meta import merge, plain, pretty, rubric_items, suite_payload
 from evalyaml.formats.agentv.rubrics import check_assertion_rubrics, check_inline_rubrics
 from evalyaml.formats.agentv.testvars import check_vars
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.tree import Mapping, Node, PyValue, Scalar, Sequence
 
 _NAME = re.compile(r"^[a-z0-9-]+$")
 _ENV = "${{"

@@ -17,22 +17,12 @@ from collections.abc import Iterable
 from pathlib import Path, PurePath
 from typing import Any
 
-from evalyaml.analysis.codes import Code
-from evalyaml.analysis.dataset import CaseCache, CaseMapper
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.kinds import FormatKind, Kind
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import parse_text
-from evalyaml.analysis.text import LineIndex
-from evalyaml.analysis.yamltree import (
-    Budget,
-    ExpansionLimit,
-    Mapping,
-    Node,
-    Sequence,
-    to_python,
-)
+from evalyaml.core.codes import Code
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.incremental import CaseCache, CaseMapper
+from evalyaml.core.kinds import FormatKind, Kind
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
 from evalyaml.formats.apastra import detect, openkeys, rules, schemas
 from evalyaml.formats.apastra.codes import CODES
 from evalyaml.formats.apastra.context import Context, string_at
@@ -50,15 +40,18 @@ from evalyaml.formats.apastra.kinds import (
     SUITE,
 )
 from evalyaml.formats.apastra.report import Reporter
-from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
+from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refusal
 from evalyaml.syntax.json import parse_json
 from evalyaml.syntax.jsonl import RowTree, parse_jsonl
 from evalyaml.syntax.lines import LineCache
+from evalyaml.syntax.text import LineIndex
+from evalyaml.syntax.tree import Budget, ExpansionLimit, Mapping, Node, Sequence, to_python
+from evalyaml.syntax.yaml.parse import parse_text
 
 __all__ = ["CASES", "DATASET", "EVALUATOR", "FORMAT", "PROMPT", "SUITE", "ApastraFormat"]
 
 
-class ApastraFormat:
+class ApastraFormat(FormatBase):
     name = "apastra"
     title = "Apastra PromptOps"
     kinds: tuple[Kind, ...] = KINDS
@@ -68,9 +61,6 @@ class ApastraFormat:
 
     def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
         return detect.claim(text, path, root)
-
-    def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
-        return None
 
     def cross_check(self, path: Path, analysis: FileAnalysis, files: NamedFiles,
                     options: Options) -> Iterable[Finding]:

@@ -9,15 +9,7 @@ from __future__ import annotations
 
 import re
 
-from evalyaml.analysis.codes import (
-    KEY,
-    LOCAL,
-    WHOLE,
-    Code,
-    CodeClass,
-    Recovery,
-    Scope,
-)
+from evalyaml.core.codes import KEY, LOCAL, WHOLE, Code, CodeClass, Recovery, Scope
 
 B, C, A, H = CodeClass.BROKEN, CodeClass.CONTRACT, CodeClass.ADVICE, CodeClass.HINT
 

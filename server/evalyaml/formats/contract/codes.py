@@ -9,16 +9,7 @@ from __future__ import annotations
 
 import re
 
-from evalyaml.analysis.codes import (
-    LOCAL,
-    WHOLE,
-    Code,
-    CodeClass,
-    Recovery,
-    Scope,
-    missing,
-    reads,
-)
+from evalyaml.core.codes import LOCAL, WHOLE, Code, CodeClass, Recovery, Scope, missing, reads
 
 B, C, A, H = CodeClass.BROKEN, CodeClass.CONTRACT, CodeClass.ADVICE, CodeClass.HINT
 

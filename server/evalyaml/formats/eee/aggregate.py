@@ -13,14 +13,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
-from evalyaml.analysis.findings import FindingSink
-from evalyaml.analysis.model import CaseSummary, Reference
-from evalyaml.analysis.suggest import best
-from evalyaml.analysis.text import LineIndex, Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.findings import FindingSink
+from evalyaml.core.model import CaseSummary, Reference
+from evalyaml.core.suggest import best
 from evalyaml.formats.eee import versions
 from evalyaml.formats.eee.kinds import AGGREGATE, SAMPLES
 from evalyaml.formats.eee.schemacheck import SchemaCheck, json_type
+from evalyaml.syntax.text import LineIndex, Span
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 UNKNOWN_VERSION = "EY700"
 

@@ -7,13 +7,7 @@ triggers it and how to fix it.
 
 from __future__ import annotations
 
-from evalyaml.analysis.codes import (
-    KEY,
-    LOCAL,
-    WHOLE,
-    Code,
-    CodeClass,
-)
+from evalyaml.core.codes import KEY, LOCAL, WHOLE, Code, CodeClass
 
 B, C, A, H = CodeClass.BROKEN, CodeClass.CONTRACT, CodeClass.ADVICE, CodeClass.HINT
 

@@ -18,13 +18,13 @@ from array import array
 from collections.abc import Iterable
 from pathlib import Path
 
-from evalyaml.analysis.findings import Finding, FindingSink, Fix, Related, TextEdit
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.text import Position, Span
+from evalyaml.core.findings import Finding, FindingSink, Fix, Related, TextEdit
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
 from evalyaml.formats.base import NamedFiles
 from evalyaml.formats.eee.aggregate import datastore_root
 from evalyaml.formats.eee.kinds import AGGREGATE, SAMPLES
+from evalyaml.syntax.text import Position, Span
 
 MISSING_FILE, CHECKSUM, TOTAL_ROWS, EVALUATION_ID, MODEL_ID = (
     "EY720", "EY721", "EY722", "EY723", "EY724")

@@ -8,7 +8,7 @@ declares (`versions.py`), and the editor walks that version's schema too.
 
 from __future__ import annotations
 
-from evalyaml.analysis.kinds import FormatKind
+from evalyaml.core.kinds import FormatKind
 
 AGGREGATE = FormatKind("eee", "Every Eval Ever aggregate", "eee/aggregate-0.3.0.schema.json",
                        noun="evaluation_id")

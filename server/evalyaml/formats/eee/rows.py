@@ -21,15 +21,15 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from evalyaml.analysis.findings import Finding, FindingSink, Fix, TextEdit
-from evalyaml.analysis.model import CaseSummary
-from evalyaml.analysis.text import Position, Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.findings import Finding, FindingSink, Fix, TextEdit
+from evalyaml.core.model import CaseSummary
 from evalyaml.formats.eee import fastpath, hashes, spread, versions
 from evalyaml.formats.eee.kinds import SAMPLES
 from evalyaml.formats.eee.schemacheck import SchemaCheck, json_type
 from evalyaml.syntax.json import read_json
 from evalyaml.syntax.lines import LineCache, LineResult, split_lines
+from evalyaml.syntax.text import Position, Span
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 UNKNOWN_VERSION, NOT_OBJECT, NO_ROWS, SAMPLE_HASH, TOO_LONG = (
     "EY700", "EY710", "EY711", "EY725", "EY712")

@@ -17,15 +17,13 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path, PurePath
 
-from evalyaml.analysis.codes import Code
-from evalyaml.analysis.dataset import CaseCache, CaseMapper
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.model import Definition, FileAnalysis, FileRef, Reference
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import parse_text
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar
-from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
+from evalyaml.core.codes import Code
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.incremental import CaseCache, CaseMapper
+from evalyaml.core.kinds import Kind
+from evalyaml.core.model import Definition, FileAnalysis, FileRef, Reference
+from evalyaml.core.options import Options
+from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refusal
 from evalyaml.formats.lmeval import cross, detect
 from evalyaml.formats.lmeval.builtin import is_builtin
 from evalyaml.formats.lmeval.codes import CODES
@@ -33,23 +31,22 @@ from evalyaml.formats.lmeval.common import Context, text_of, top
 from evalyaml.formats.lmeval.ide import IDE
 from evalyaml.formats.lmeval.kinds import GROUP, NAME, TASK, TEMPLATE
 from evalyaml.formats.lmeval.rules import Facts, check_root
+from evalyaml.syntax.tree import Mapping, Node, Scalar
+from evalyaml.syntax.yaml.parse import parse_text
 
 __all__ = ["FORMAT", "GROUP", "NAME", "TASK", "TEMPLATE", "LmevalFormat"]
 
 
-class LmevalFormat:
+class LmevalFormat(FormatBase):
     name = "lmeval"
     title = "lm-evaluation-harness"
-    kinds: tuple[Kind, ...] = (TASK, GROUP, TEMPLATE, NAME)
+    kinds: tuple[Kind, ...] = (TASK, GROUP, TEMPLATE)
     suffixes = (".yaml", ".yml")
     ide: FormatIde = IDE
     codes: tuple[Code, ...] = CODES
 
     def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
         return detect.claim(text, path)
-
-    def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
-        return None
 
     def analyze(self, text: str, path: str | None, kind: Kind | None, options: Options, *,
                 forced: bool = False, cache: CaseCache | None = None,

@@ -1,6 +1,6 @@
 """lm-evaluation-harness's codes (EYLM001...).
 
-Each code's class decides its severity (`analysis.codes.severity_of`): BROKEN when the harness
+Each code's class decides its severity (`core.codes.severity_of`): BROKEN when the harness
 drops the file from its index or raises (at LOAD, REQUESTS or SCORING), CONTRACT when it warns
 or silently does something else than written, ADVICE for what it cannot see wrong. The
 `Recovery` says how a finding behaves beside a YAML syntax error.
@@ -8,7 +8,7 @@ or silently does something else than written, ADVICE for what it cannot see wron
 
 from __future__ import annotations
 
-from evalyaml.analysis.codes import KEY, LOCAL, WHOLE, Code, CodeClass
+from evalyaml.core.codes import KEY, LOCAL, WHOLE, Code, CodeClass
 
 B, C, A = CodeClass.BROKEN, CodeClass.CONTRACT, CodeClass.ADVICE
 

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from evalyaml.analysis.findings import FindingSink, Fix, TextEdit
-from evalyaml.analysis.parse import ParsedText
-from evalyaml.analysis.text import Span
-from evalyaml.analysis.yamltree import MERGE_TAG, Mapping, Node, Scalar
+from evalyaml.core.findings import FindingSink, Fix, TextEdit
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.tree import MERGE_TAG, Mapping, Node, Scalar
 
 FUNCTION_TAG = "!function"
 

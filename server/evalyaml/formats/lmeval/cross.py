@@ -9,19 +9,19 @@ import os
 import re
 from pathlib import Path
 
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import parse_text
-from evalyaml.analysis.suggest import best_value
-from evalyaml.analysis.text import Span
-from evalyaml.analysis.yamltree import Mapping
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
+from evalyaml.core.suggest import best_value
 from evalyaml.formats.base import NamedFiles
 from evalyaml.formats.lmeval import vocab
 from evalyaml.formats.lmeval.common import text_of, top
 from evalyaml.formats.lmeval.kinds import TASK, TEMPLATE
 from evalyaml.formats.lmeval.loader import Loaded, Origin, include_items, load
 from evalyaml.formats.lmeval.rules import Named
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.tree import Mapping
+from evalyaml.syntax.yaml.parse import parse_text
 
 FACTS = "lmeval.facts"
 _REGISTERED = re.compile(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from evalyaml.analysis.suggest import best_value
+from evalyaml.core.suggest import best_value
 from evalyaml.formats.lmeval.vocab import JINJA_FILTERS
 
 

@@ -9,7 +9,7 @@ Task, group and tag names share one namespace per include path (`NAME`).
 
 from __future__ import annotations
 
-from evalyaml.analysis.kinds import FormatKind
+from evalyaml.core.kinds import FormatKind
 
 TASK = FormatKind("lmeval", "lm-eval task", "lmeval-task.schema.json")
 GROUP = FormatKind("lmeval", "lm-eval group", "lmeval-group.schema.json")

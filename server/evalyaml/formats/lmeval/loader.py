@@ -14,11 +14,12 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evalyaml.analysis.findings import FindingSink
-from evalyaml.analysis.parse import ParsedText, parse_text
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.findings import FindingSink
 from evalyaml.formats.base import NamedFiles
 from evalyaml.formats.lmeval.common import text_of, top
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
+from evalyaml.syntax.yaml.parse import parse_text
 
 
 @dataclass(frozen=True, slots=True)

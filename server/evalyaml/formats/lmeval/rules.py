@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.suggest import best, best_value
-from evalyaml.analysis.text import Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.suggest import best, best_value
 from evalyaml.formats.lmeval import jinja, vocab
 from evalyaml.formats.lmeval.common import Context, is_function, tag_free, text_of, top
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 _TASK_KEYS = frozenset(vocab.TASK_FIELDS) | frozenset(vocab.LOADER_KEYS)
 _GROUP_KEYS = _TASK_KEYS | frozenset(vocab.GROUP_FIELDS)

@@ -7,14 +7,7 @@ triggers it and how to fix it.
 
 from __future__ import annotations
 
-from evalyaml.analysis.codes import (
-    LOCAL,
-    WHOLE,
-    Code,
-    CodeClass,
-    Scope,
-    missing,
-)
+from evalyaml.core.codes import LOCAL, WHOLE, Code, CodeClass, Scope, missing
 
 B, C, A, H = CodeClass.BROKEN, CodeClass.CONTRACT, CodeClass.ADVICE, CodeClass.HINT
 

@@ -16,11 +16,9 @@ read from its code rather than its docs:
 
 from __future__ import annotations
 
-from evalyaml.analysis.findings import Fix, Related
-from evalyaml.analysis.model import CaseSummary, Definition
-from evalyaml.analysis.suggest import rank
-from evalyaml.analysis.text import Span
-from evalyaml.analysis.yamltree import ExpansionLimit, Mapping, Node, Scalar, Sequence
+from evalyaml.core.findings import Fix, Related
+from evalyaml.core.model import CaseSummary, Definition
+from evalyaml.core.suggest import rank
 from evalyaml.formats.padosoft import knobs
 from evalyaml.formats.padosoft.common import Context, Typos, loop_items, typo_note
 from evalyaml.formats.padosoft.kinds import DATASET, DATASET_VERSION
@@ -35,6 +33,8 @@ from evalyaml.formats.padosoft.values import (
     string_of,
     value_of,
 )
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.tree import ExpansionLimit, Mapping, Node, Scalar, Sequence
 
 LOAD = "eval-harness refuses to load the dataset"
 ROOT_KEYS = ("schema_version", "name", "samples", "repetitions")

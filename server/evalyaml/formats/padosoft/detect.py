@@ -23,9 +23,8 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
-from evalyaml.analysis.kinds import FormatKind
-from evalyaml.analysis.suggest import edit_distance
-from evalyaml.analysis.text import LineIndex, Span
+from evalyaml.core.kinds import FormatKind
+from evalyaml.core.suggest import edit_distance
 from evalyaml.formats.base import Claim, NearMiss, Tier
 from evalyaml.formats.padosoft.kinds import (
     CALIBRATION,
@@ -35,6 +34,7 @@ from evalyaml.formats.padosoft.kinds import (
     EVAL_SET,
     EVAL_SET_VERSION,
 )
+from evalyaml.syntax.text import LineIndex, Span
 
 _WINDOW = 65536
 _YAML_VERSION = re.compile(

@@ -26,10 +26,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from evalyaml.analysis.codes import Recovery, Scope, recovery_of
-from evalyaml.analysis.suggest import rank
-from evalyaml.analysis.text import LineIndex, Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.codes import Recovery, Scope, recovery_of
+from evalyaml.core.suggest import rank
+from evalyaml.syntax.text import LineIndex, Span
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 MAX_HOLES = 12
 """Parses a broken document may cost at most (each a fresh parse of its text)."""

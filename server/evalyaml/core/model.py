@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from evalyaml.analysis.findings import Finding
-from evalyaml.analysis.kinds import FormatKind, Kind
-from evalyaml.analysis.text import Span
+from evalyaml.core.findings import Finding
+from evalyaml.core.kinds import FormatKind, Kind
+from evalyaml.syntax.text import Span
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from evalyaml.analysis.findings import FindingSink
-from evalyaml.analysis.kinds import FileKind
-from evalyaml.analysis.model import Reference
-from evalyaml.analysis.parse import ParsedText
-from evalyaml.analysis.references import parse_reference
-from evalyaml.analysis.yamltree import Mapping, Scalar
+from evalyaml.core.findings import FindingSink
+from evalyaml.core.kinds import FileKind
+from evalyaml.core.model import Reference
+from evalyaml.formats.contract.references import parse_reference
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.tree import Mapping, Scalar
 
 
 def collect_reference(

@@ -14,9 +14,6 @@ from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.resolver import Resolver
 from ruamel.yaml.tag import Tag
 
-MAX_DEPTH = 256
-"""Nesting beyond this is refused before parsing (real eval files nest fewer than 20 levels)."""
-
 MAYBE_NOT_STR = frozenset("0123456789+-.~nNtTfFyYoO<=")
 """First characters of a plain scalar that may resolve to something other than a string: a
 number, a boolean, a null, a timestamp or a special float. Anything else is a string: no regexes."""

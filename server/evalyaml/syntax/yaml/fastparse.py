@@ -35,8 +35,9 @@ from typing import Any
 
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from evalyaml.analysis.resolver import MAX_DEPTH, MAYBE_NOT_STR, FastResolver
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.syntax.parsed import MAX_DEPTH
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
+from evalyaml.syntax.yaml.resolver import MAYBE_NOT_STR, FastResolver
 
 _RESOLVER = FastResolver()
 

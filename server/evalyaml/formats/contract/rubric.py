@@ -14,16 +14,17 @@ from typing import Any
 from jsonschema import Draft202012Validator, ValidationError
 from jsonschema.exceptions import best_match
 
-from evalyaml.analysis.findings import FindingSink, Fix, Related, TextEdit
-from evalyaml.analysis.identity import check_version
-from evalyaml.analysis.kinds import FileKind
-from evalyaml.analysis.model import CheckSummary, Definition, Reference
-from evalyaml.analysis.parse import ParsedText
-from evalyaml.analysis.refscan import collect_reference
-from evalyaml.analysis.schemas import CHECK_KINDS, schema, validator
-from evalyaml.analysis.suggest import best
-from evalyaml.analysis.validate import Path, SchemaReporter, likely_typos, locate
-from evalyaml.analysis.yamltree import Budget, Mapping, Node, PyValue, Scalar, Sequence, to_python
+from evalyaml.core.findings import FindingSink, Fix, Related, TextEdit
+from evalyaml.core.kinds import FileKind
+from evalyaml.core.model import CheckSummary, Definition, Reference
+from evalyaml.core.schemas import schema
+from evalyaml.core.suggest import best
+from evalyaml.core.validate import Path, SchemaReporter, likely_typos, locate
+from evalyaml.formats.contract.identity import check_version
+from evalyaml.formats.contract.refscan import collect_reference
+from evalyaml.formats.contract.schemas import CHECK_KINDS, validator
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.tree import Budget, Mapping, Node, PyValue, Scalar, Sequence, to_python
 
 _REF_FIELDS = ("rubric_ref", "judge_prompt_ref")
 _MAX_PATTERN = 10_000

@@ -11,8 +11,8 @@ from functools import lru_cache
 
 from semver import Version
 
-from evalyaml.analysis.kinds import FileKind
-from evalyaml.analysis.model import Pin
+from evalyaml.core.kinds import FileKind
+from evalyaml.core.model import Pin
 
 _REFERENCE = re.compile(r"^(?P<kind>[A-Za-z_]+)/(?P<id>[^@\s]*)(?:@(?P<pin>.*))?$")
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")

@@ -1,22 +1,19 @@
-"""The shipped JSON Schemas, loaded once and compiled once per process.
-
-The schemas live in the top-level `schemas/` folder and ship inside the wheel as package data;
-`importlib.resources` finds them in either layout.
+"""The contract's schemas: their ids, the `$ref` registry between them, and their validators,
+compiled once per process; and the check union of rubrics (`CHECK_KINDS`).
 """
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from evalyaml.analysis.kinds import FileKind, Kind
-from evalyaml.analysis.precheck import Predicate, compile_precheck
+from evalyaml.core.kinds import FileKind, Kind
+from evalyaml.core.precheck import Predicate, compile_precheck
+from evalyaml.core.schemas import schema, subschema
 
 SCHEMA_IDS = {
     FileKind.DATASET: "https://evalyaml.dev/schemas/v1/dataset.schema.json",
@@ -37,21 +34,6 @@ CHECK_KINDS: tuple[str, ...] = (
     "llm_judge",
     "composite",
 )
-
-
-def schema_text(kind: Kind) -> str:
-    """A kind's shipped schema (`Kind.schema_file`); every format's live in `schemas/`."""
-    if kind.schema_file is None:
-        raise LookupError(f"{kind.value} has no schema")
-    return (resources.files("evalyaml") / "schemas" / kind.schema_file).read_text(
-        encoding="utf-8"
-    )
-
-
-@cache
-def schema(kind: Kind) -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads(schema_text(kind))
-    return loaded
 
 
 @cache
@@ -82,40 +64,7 @@ def precheck(kind: Kind, pointer: str = "") -> Predicate | None:
     return compile_precheck(subschema(kind, pointer) if pointer else schema(kind))
 
 
-@cache  # called per case and per check; the schemas never change (and are never mutated)
-def subschema(kind: Kind, pointer: str) -> dict[str, Any]:
-    node: Any = schema(kind)
-    for part in pointer.strip("/").split("/"):
-        if part:
-            node = node[part]
-    assert isinstance(node, dict)
-    return node
-
-
-def resolve_local(kind: Kind, node: dict[str, Any]) -> dict[str, Any]:
-    ref = node.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/"):
-        return subschema(kind, ref[1:])
-    return node
-
-
-def known_properties(kind: Kind, node: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Properties a schema object allows, following a local `$ref` (how closed kinds extend the
-    shared check base)."""
-    out: dict[str, dict[str, Any]] = {}
-    ref = node.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/"):
-        out.update(known_properties(kind, subschema(kind, ref[1:])))
-    out.update(node.get("properties", {}))
-    return out
-
-
 def check_schema(check_kind: str) -> dict[str, Any] | None:
     if check_kind not in CHECK_KINDS:
         return None
     return subschema(FileKind.RUBRIC, f"/$defs/check_{check_kind}")
-
-
-def description(node: dict[str, Any]) -> str:
-    text = node.get("description")
-    return text if isinstance(text, str) else ""

@@ -12,16 +12,17 @@ from datetime import date
 
 from jsonschema import ValidationError
 
-from evalyaml.analysis.findings import FindingSink, Fix, TextEdit
-from evalyaml.analysis.identity import check_version
-from evalyaml.analysis.kinds import FileKind
-from evalyaml.analysis.model import Definition
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import ParsedText
-from evalyaml.analysis.schemas import schema, validator
-from evalyaml.analysis.suggest import best_value
-from evalyaml.analysis.validate import Located, Path, SchemaReporter, likely_typos
-from evalyaml.analysis.yamltree import Budget, Mapping, Scalar, to_python
+from evalyaml.core.findings import FindingSink, Fix, TextEdit
+from evalyaml.core.kinds import FileKind
+from evalyaml.core.model import Definition
+from evalyaml.core.options import Options
+from evalyaml.core.schemas import schema
+from evalyaml.core.suggest import best_value
+from evalyaml.core.validate import Located, Path, SchemaReporter, likely_typos
+from evalyaml.formats.contract.identity import check_version
+from evalyaml.formats.contract.schemas import validator
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.tree import Budget, Mapping, Scalar, to_python
 
 TEMPLATE_VARIABLES = ("input", "output", "expected", "context")
 # `[^{}]*` cannot match a brace, so a failed match gives up at the next one: linear time. (An

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from ruamel.yaml import YAML
@@ -26,21 +25,19 @@ from ruamel.yaml.tokens import (
     FlowSequenceStartToken,
 )
 
-from evalyaml.analysis import resolver
-from evalyaml.analysis.fastparse import fast_parse
-from evalyaml.analysis.findings import Finding, FindingSink, Related
-from evalyaml.analysis.recover import Hole, Mask, blank, hole_at, max_holes
-from evalyaml.analysis.resolver import FastResolver
-from evalyaml.analysis.text import LineIndex, Span
-from evalyaml.analysis.yamltree import MERGE_TAG, Mapping, Node, Scalar, Sequence
+from evalyaml.core.findings import Finding, FindingSink, Related
+from evalyaml.syntax.parsed import MAX_DEPTH, ParsedText
+from evalyaml.syntax.recover import Hole, Mask, blank, hole_at, max_holes
+from evalyaml.syntax.text import LineIndex
+from evalyaml.syntax.tree import MERGE_TAG, Mapping, Node, Scalar, Sequence
+from evalyaml.syntax.yaml.fastparse import fast_parse
+from evalyaml.syntax.yaml.resolver import FastResolver
 
 try:  # The C parser; absent on PyPy or a broken install.
     from ruamel.yaml.cyaml import CParser as _CParser  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - exercised only where ruamel.yaml.clib is missing
     _CParser = None
 
-MAX_DEPTH = resolver.MAX_DEPTH
-"""Nesting beyond this is refused before parsing (the limit the fast path keeps too)."""
 
 _FLOW_STARTS = (FlowSequenceStartToken, FlowMappingStartToken)
 _FLOW_ENDS = (FlowSequenceEndToken, FlowMappingEndToken)
@@ -69,47 +66,6 @@ if _CParser is not None:
 
 def c_parser_available() -> bool:
     return _CParser is not None
-
-
-@dataclass(slots=True)
-class ParsedText:
-    """The documents of one text (usually one), with offsets relative to that text."""
-
-    text: str
-    lines: LineIndex
-    documents: list[Node | None]
-    ok: bool  # False when a syntax or limit finding stopped the parse of the text as written
-    holes: tuple[Hole, ...] = ()  # not ok, but `documents` is the tree around these blanks
-    # (`recover.py`): analyse it, the sink's mask keeps the blanks' consequences out
-    error_at: int | None = None  # where the syntax error that stopped the parse was reported
-    error_open: bool = False  # that error is a string or collection left open at the end
-
-    @property
-    def usable(self) -> bool:
-        """Whether `documents` can be analysed: parsed as written, or recovered."""
-        return self.ok or bool(self.holes)
-
-    def span(self, node: Node) -> Span:
-        return self.lines.span(node.start, node.end)
-
-
-def decode(data: bytes) -> tuple[str, str | None]:
-    """Bytes to text; the second item explains why the bytes are not UTF-8 text, if they are not.
-
-    NUL bytes mean binary; invalid UTF-8 is reported at its first bad byte rather than replaced
-    silently, because a replaced character would shift every column after it.
-    """
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "", "the file is UTF-16; evalyaml reads UTF-8 YAML (save it as UTF-8)"
-    if b"\x00" in data[:8192]:
-        return "", "the file looks binary (it contains NUL bytes), not YAML text"
-    try:
-        # A UTF-8 byte-order mark is dropped, as editors do, so columns on line 1 agree.
-        return data.decode("utf-8-sig"), None
-    except UnicodeDecodeError as err:
-        prefix = data[: err.start].decode("utf-8", errors="replace")
-        line = prefix.count("\n") + 1
-        return "", f"the file is not valid UTF-8: byte 0x{data[err.start]:02x} at line {line}"
 
 
 def find_depth_overflow(text: str, *, pure: bool = False) -> int | None:
