@@ -58,4 +58,7 @@ CODES: tuple[Code, ...] = (
     Code("EYLM019", "lmeval-generation-defaults", A,
          "A generate_until task leaves `generation_kwargs` or `until` to the harness's "
          "defaults.", WHOLE),
+    Code("EYLM020", "lmeval-template-field", C,
+         "A template reads a name the other templates of its include chain spell differently.",
+         WHOLE),
 )

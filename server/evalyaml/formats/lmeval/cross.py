@@ -12,15 +12,15 @@ from pathlib import Path
 from evalyaml.core.findings import Finding, FindingSink
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
-from evalyaml.core.suggest import best_value
+from evalyaml.core.suggest import best, best_value, edit_distance
 from evalyaml.formats.base import NamedFiles
-from evalyaml.formats.lmeval import vocab
-from evalyaml.formats.lmeval.common import text_of, top
+from evalyaml.formats.lmeval import jinja, vocab
+from evalyaml.formats.lmeval.common import source_offsets, text_of, top
 from evalyaml.formats.lmeval.kinds import TASK, TEMPLATE
 from evalyaml.formats.lmeval.loader import Loaded, Origin, include_items, load
 from evalyaml.formats.lmeval.rules import Named
 from evalyaml.syntax.text import Span
-from evalyaml.syntax.tree import Mapping
+from evalyaml.syntax.tree import Mapping, Scalar
 from evalyaml.syntax.yaml.parse import parse_text
 
 FACTS = "lmeval.facts"
@@ -93,6 +93,7 @@ def _merged(path: Path, merged: dict[str, Origin], includes: list[Named], sink: 
     if "group" in merged or text_of(merged["task"].value) is None:
         return  # a group's members are checked as tasks; a task list is EYLM001
     _output_needs(path, merged, first, sink)
+    _template_names(path, merged, sink)
     if "process_results" not in merged:
         _exact_match(merged, facts, sink)
 
@@ -135,6 +136,72 @@ def _output_needs(path: Path, merged: dict[str, Origin], first: Span | None,
             sink.add("EYLM009", f"generation_kwargs is ignored by a {output} task: the harness "
                      "warns \"passed `generation_kwargs`, but not using `output_type: "
                      "generate_until`!\"", gen_at)
+
+
+def _template_names(path: Path, merged: dict[str, Origin], sink: FindingSink) -> None:
+    """A document field read in one template of the merged config and misspelt in another of
+    this file: with StrictUndefined the misspelt one raises UndefinedError when the first
+    document is rendered (lm-eval #3028). A name counts as a field when another template of the
+    chain reads it; two spellings both read twice are both taken for real columns."""
+    uses: dict[str, list[tuple[str, Origin, int]]] = {}
+    for field in vocab.TEMPLATE_FIELDS:
+        origin = merged.get(field)
+        if origin is None or not isinstance(origin.value, Scalar) or \
+                origin.value.tag == "!function":
+            continue
+        text = text_of(origin.value)
+        if text is None:
+            continue
+        checked = jinja.check(text)
+        if checked.problems:
+            continue
+        for name, at in checked.names.items():
+            uses.setdefault(name, []).append((field, origin, at))
+    for name, places in uses.items():
+        if len(places) != 1:
+            continue
+        field, origin, at = places[0]
+        if origin.path != path:
+            continue
+        others = [n for n, p in uses.items() if n != name and any(f != field for f, _, _ in p)]
+        meant = best(name, others)
+        if meant is None or _siblings(name, meant):
+            continue
+        where = sorted({f for f, _, _ in uses[meant]})
+        node = origin.value
+        assert isinstance(node, Scalar)
+        span = _inner_span(origin, node, at, len(name))
+        sink.add("EYLM020", f"'{name}' is read only in {field}, while {', '.join(where)} read "
+                 f"'{meant}': if the documents have no '{name}' the harness raises "
+                 f"\"UndefinedError: '{name}' is undefined\" when it renders the first "
+                 f"document; did you mean '{meant}'?", span)
+
+
+def _siblings(a: str, b: str) -> bool:
+    """Names that are two columns, not one misspelt: `sentence1`/`sentence2`, `choice`/`choices`,
+    `label`/`labels`, or a case difference."""
+    if a.lower() == b.lower():
+        return True
+    stem_a, stem_b = a.rstrip("0123456789"), b.rstrip("0123456789")
+    if stem_a == stem_b or a.rstrip("s") == b.rstrip("s") or a.startswith(b) or \
+            b.startswith(a):
+        return True  # also `answer`/`answerA`, `question`/`question_en`
+    # `sentence_cat_Latn`/`sentence_eus_Latn`: one whole word differs, not a letter or two.
+    words_a, words_b = a.split("_"), b.split("_")
+    if len(words_a) == len(words_b):
+        differ = [(x, y) for x, y in zip(words_a, words_b, strict=True) if x != y]
+        if len(differ) == 1:
+            x, y = differ[0]
+            return edit_distance(x, y, 99) * 2 > min(len(x), len(y))
+    return False
+
+
+def _inner_span(origin: Origin, node: Scalar, start: int, length: int) -> Span:
+    where = source_offsets(origin.parsed.text[node.start:node.end], node.style, node.text)
+    if where is None or start + length > len(where):
+        return origin.parsed.lines.span(node.start, node.end)
+    return origin.parsed.lines.span(node.start + where[start],
+                                    node.start + where[start + length - 1] + 1)
 
 
 def _exact_match(merged: dict[str, Origin], facts: dict[str, object],
