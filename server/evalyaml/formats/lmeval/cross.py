@@ -167,6 +167,8 @@ def _template_names(path: Path, merged: dict[str, Origin], sink: FindingSink) ->
         meant = best(name, others)
         if meant is None or _siblings(name, meant):
             continue
+        if len(uses[meant]) < 2 and all(o.path == path for _, o, _ in uses[meant]):
+            continue  # one spelling against one, both here: which one is meant is not known
         where = sorted({f for f, _, _ in uses[meant]})
         node = origin.value
         assert isinstance(node, Scalar)
