@@ -11,6 +11,9 @@ The rules, from the code at 4e7e0d47:
 - EYLM003 (bbh/cot_fewshot/boolean_expressions.yaml includes `_cot_fewshot_template_yaml`, not
   copied): `load_yaml` opens the include relative to the including file and raises
   FileNotFoundError; `TaskIndex.build` skips the file at DEBUG.
+- EYLM019 (advice: jsonschema_bench_easy and truthfulqa_gen are generate_until tasks without
+  `generation_kwargs`): `config/task.py:TaskConfig.__post_init__` warns "No `generation_kwargs`
+  specified in task config" and fills in its defaults; the upstream tree gives the same notes.
 """
 
 from __future__ import annotations
@@ -32,8 +35,10 @@ EXPECTED = [
     (T + "ifeval/ifeval.yaml", 14, "EYLM005"),
     (T + "ifeval/ifeval.yaml", 20, "EYLM005"),
     (T + "ifeval/ifeval.yaml", 26, "EYLM005"),
+    (T + "jsonschema_bench/jsonschema_bench_easy.yaml", 3, "EYLM019"),
     (T + "jsonschema_bench/jsonschema_bench_easy.yaml", 14, "EYLM005"),
     (T + "jsonschema_bench/jsonschema_bench_easy.yaml", 17, "EYLM005"),
+    (T + "truthfulqa/truthfulqa_gen.yaml", 3, "EYLM019"),
     (T + "truthfulqa/truthfulqa_gen.yaml", 28, "EYLM005"),
     (T + "truthfulqa/truthfulqa_gen.yaml", 29, "EYLM005"),
     (T + "truthfulqa/truthfulqa_mc2.yaml", 5, "EYLM005"),
