@@ -65,11 +65,12 @@ class LmevalFormat(FormatBase):
             python = "class" in keys
             facts = Facts()
             check_root(ctx, root, group=group, python=python, facts=facts)
+            name_key = keys.get("group" if kind is GROUP else "task")
             if path is not None and kind in (TASK, GROUP) and \
-                    PurePath(path).suffix.lower() == ".yml" and root.pairs:
+                    PurePath(path).suffix.lower() == ".yml" and name_key is not None:
                 sink.add("EYLM002", "the task index reads only '*.yaml' files: this '.yml' file "
                          "is never loaded, so its task is \"not found\"; rename it to '.yaml'",
-                         ctx.span(root.pairs[0][0]))
+                         ctx.span(name_key[0]))
             _names(ctx, keys, kind, facts, result=result, path=path)
             _file_refs(ctx, facts, result, path)
             result.facts[cross.FACTS] = {"names": facts.names,

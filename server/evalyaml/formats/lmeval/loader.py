@@ -54,7 +54,7 @@ def parse_file(path: Path, files: NamedFiles) -> tuple[ParsedText | None, bool]:
     if cached is not None and cached[0] == text:
         return cached[1], True
     parsed: ParsedText | None = parse_text(text, FindingSink(strict=False))
-    if parsed is not None and (not parsed.usable or not parsed.documents):
+    if parsed is not None and (not parsed.ok or not parsed.documents):
         parsed = None
     if len(_CACHE) >= _CACHE_LIMIT:
         _CACHE.clear()
