@@ -203,6 +203,8 @@ def _metrics(ctx: Context, keys: dict[str, tuple[Scalar, Node]], facts: Facts) -
             ctx.add("EYLM018", "'metric_list' must be a list of mappings with 'metric'", value)
         return
     for entry in value.items:
+        if isinstance(entry, Scalar) and entry.value is None:
+            continue  # an empty item (or a blanked line beside a syntax error)
         if not isinstance(entry, Mapping):
             ctx.add("EYLM010", "a metric_list entry must be a mapping with 'metric': the "
                     "harness cannot read this one when the task is loaded", entry)
