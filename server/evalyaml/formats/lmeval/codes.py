@@ -8,7 +8,7 @@ or silently does something else than written, ADVICE for what it cannot see wron
 
 from __future__ import annotations
 
-from evalyaml.core.codes import KEY, LOCAL, WHOLE, Code, CodeClass
+from evalyaml.core.codes import LOCAL, WHOLE, Code, CodeClass
 
 B, C, A = CodeClass.BROKEN, CodeClass.CONTRACT, CodeClass.ADVICE
 
@@ -28,7 +28,7 @@ CODES: tuple[Code, ...] = (
          "A `!function` module is not beside the YAML: the harness imports it by name.", WHOLE),
     Code("EYLM006", "lmeval-unknown-key", B,
          "A key TaskConfig, GroupConfig or FewshotConfig does not have: `TypeError ... "
-         "unexpected keyword argument` at LOAD.", KEY),
+         "unexpected keyword argument` at LOAD.", LOCAL),
     Code("EYLM007", "lmeval-output-type", B, "`output_type` is not one of the four types.",
          LOCAL),
     Code("EYLM008", "lmeval-choices", B,
