@@ -381,9 +381,9 @@ def test_corpus_of_other_projects_checks_silently() -> None:
     lm-evaluation-harness, ...): outside the folders of the formats evalyaml serves, nothing is
     reported, folder or file."""
     result = run("check", str(CORPUS), "--format", "json", cwd=REPO)
-    # The AgentV, Apastra and Every Eval Ever folders are their formats' own (the corpus tests in
-    # tests/formats/ list each finding there with the upstream rule that makes it true).
-    own = ("agentv", "agentv-head", "apastra", "every_eval_ever")
+    # The AgentV, Apastra, Every Eval Ever and lm-eval folders are their formats' own (the corpus
+    # tests in tests/formats/ list each finding there with the upstream rule that makes it true).
+    own = ("agentv", "agentv-head", "apastra", "every_eval_ever", "lm-evaluation-harness")
     findings = json.loads(result.out)
     errors = [f for f in findings if f["severity"] == "error"]
     assert (result.code, result.err) == (1 if errors else 0, "")
@@ -391,7 +391,7 @@ def test_corpus_of_other_projects_checks_silently() -> None:
             if Path(f["path"]).resolve().relative_to(CORPUS.resolve()).parts[0] not in own] == []
     yaml_files = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".yaml", ".yml")
                         and p.relative_to(CORPUS).parts[0] not in own)
-    assert len(yaml_files) >= 40
+    assert len(yaml_files) >= 25  # openai/evals, promptfoo, inspect_ai, padosoft, ...
     result = run("check", *map(str, yaml_files), "--today", TODAY, cwd=REPO)
     assert (result.code, result.err) == (0, "")
     lines = result.out.splitlines()

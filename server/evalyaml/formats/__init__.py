@@ -14,7 +14,7 @@ from evalyaml.core.codes import register
 from evalyaml.core.incremental import CaseMapper, CaseResult
 from evalyaml.core.kinds import Kind, modeline_schema
 from evalyaml.core.options import Options
-from evalyaml.formats import agentv, apastra, contract, eee, padosoft, promptfoo
+from evalyaml.formats import agentv, apastra, contract, eee, lmeval, padosoft, promptfoo
 from evalyaml.formats.base import Claim, Format, NearMiss, Refusal, Tier
 
 
@@ -27,7 +27,7 @@ def _contract_cases(texts: list[str], options: Options) -> list[CaseResult | Non
 
 
 FORMATS: tuple[Format, ...] = (contract.FORMAT, padosoft.FORMAT, agentv.FORMAT, eee.FORMAT,
-                               apastra.FORMAT, promptfoo.FORMAT)
+                               apastra.FORMAT, promptfoo.FORMAT, lmeval.FORMAT)
 FALLBACK: Format = FORMATS[0]
 ANALYZE_ITEMS: CaseMapper = _contract_cases
 """The per-item analysis the CLI's and the server's process pools run (`evalyaml.parallel`):

@@ -89,6 +89,8 @@ def _aggregate(text: str, path: str | None, options: Options) -> FileAnalysis:
     if root is not None:
         checked = check_aggregate(root, parsed.lines, sink, path)
         result.facts = checked.facts
+        if not parsed.ok:  # recovered around a syntax error: an absent key may be in the hole
+            result.facts["recovered"] = True
         result.references = checked.references
         result.cases = checked.cases
         if path is not None:  # named by its path: its samples rows lead here

@@ -67,7 +67,7 @@ def _companion(path: Path, analysis: FileAnalysis, files: NamedFiles, sink: Find
     expected = "/".join(("data", *parts[:3], sibling.name))
     head = facts.get("head")
     if not facts.get("has_detailed"):
-        if isinstance(head, Position) and files.exists(sibling):
+        if isinstance(head, Position) and not facts.get("recovered") and files.exists(sibling):
             sink.add(COMPANION, f"{sibling.name} sits beside this aggregate but "
                      "detailed_evaluation_results does not declare it; every_eval_ever "
                      "validate requires the declaration whenever the samples file exists",

@@ -85,6 +85,7 @@ class PromptfooFormat(FormatBase):
             parsed = parse_json(text, sink) if lower.endswith(".json") else \
                 parse_text(text, sink)
             if parsed.usable:
+                facts.recovered = not parsed.ok
                 root = parsed.documents[0] if parsed.documents else None
                 if kind is TESTS:
                     _tests_file(Context(parsed, sink, external=True), root, facts)

@@ -43,7 +43,7 @@ def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
     for ref in facts.refs:
         if analysis.kind is CONFIG or ref.from_holder:
             _exists(ref, path.parent, files, sink)
-    if analysis.kind is CONFIG:
+    if analysis.kind is CONFIG and not facts.recovered:
         _variables(path, facts, files, sink)
     return sink.findings
 

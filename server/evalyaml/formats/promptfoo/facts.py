@@ -57,3 +57,6 @@ class ConfigFacts:
     tables: list[Ref] = field(default_factory=list)  # CSV / YAML tests files: vars checked
     # Each test's name (its description, or "test N"), whole span and name span: symbols.
     cases: list[tuple[str, Span, Span]] = field(default_factory=list)
+    # Read from a tree recovered around a syntax error: a test's vars or a prompt may have
+    # been on the blanked lines, so what every test supplies is not known.
+    recovered: bool = False
