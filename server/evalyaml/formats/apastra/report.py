@@ -10,6 +10,7 @@ errors on one object become one message.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -112,7 +113,7 @@ class Reporter:
             self._closed(error, root, path)
             return
         if keyword in {"dependentRequired", "dependencies"}:
-            self.sink.add("EY800", f"{what}: {error.message} ({self.title})", self._owner(located))
+            self._dependency(error, root, path, located)
             return
         span = self.span(node)
         self.located.add(node.start)
@@ -151,6 +152,23 @@ class Reporter:
         else:
             message = f"{what}: {error.message}"
         self.sink.add("EY800", f"{message} ({self.title})", span)
+
+    def _dependency(self, error: ValidationError, root: Node, path: tuple[str | int, ...],
+                    located: Located) -> None:
+        """`dependentRequired`: on the key whose presence asks for the missing one (a package's
+        `version` without `public_interface`), which is the text to change or complete."""
+        match = re.match(r"'(.+)' is a dependency of '(.+)'$", str(error.message))
+        if match is None:
+            self.sink.add("EY800", f"{self._where(path)}: {error.message} ({self.title})",
+                          self._owner(located))
+            return
+        needed, trigger = match.group(1), match.group(2)
+        trigger_located = locate(root, (*path, trigger))
+        where = (self.span(trigger_located.key) if trigger_located.key is not None
+                 else self._owner(located))
+        self.sink.add("EY800", f"'{trigger}' needs '{needed}' beside it in "
+                      f"{self._where(path)}: the schema requires '{needed}' whenever "
+                      f"'{trigger}' is present ({self.title})", where)
 
     def _closed(self, error: ValidationError, root: Node, path: tuple[str | int, ...]) -> None:
         located = locate(root, path)
