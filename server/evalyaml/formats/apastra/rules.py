@@ -297,9 +297,15 @@ def check_templates(ctx: Context, root: Node | None, kind: FormatKind,
     if not isinstance(root, Mapping):
         return
     found: list[tuple[templates.Placeholder, Scalar]] = []
+    first_at: dict[str, Span] = {}  # each placeholder's first place, for other files' findings
     for node in _template_strings(root, kind):
         for index, placeholder in enumerate(templates.placeholders(node.text)):
             found.append((placeholder, node))
+            if not placeholder.spaced and placeholder.name not in first_at:
+                literal = node.text[placeholder.start:placeholder.end]
+                first_at[placeholder.name] = ctx.inner(
+                    node, placeholder.start, placeholder.end, literal,
+                    node.text[:placeholder.start].count(literal))
             if placeholder.spaced:
                 literal = node.text[placeholder.start:placeholder.end]
                 nth = node.text[:placeholder.start].count(literal)
@@ -318,6 +324,7 @@ def check_templates(ctx: Context, root: Node | None, kind: FormatKind,
             if isinstance(variables, Mapping) else []
         result.facts["variables"] = sorted(set(declared) | set(names))
         result.facts["placeholders"] = names
+        result.facts["placeholder_spans"] = first_at
     if kind is QUICK_EVAL:
         _quick_eval_inputs(ctx, root, found, blanked)
 
