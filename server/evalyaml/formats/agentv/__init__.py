@@ -46,6 +46,8 @@ from evalyaml.formats.agentv.suite import (
     check_tests,
     check_workspace,
 )
+from evalyaml.formats.agentv import targetrefs
+from evalyaml.formats.agentv.targetrefs import check_target
 from evalyaml.formats.agentv.targets import KNOWN_PROVIDERS, PROVIDER_ALIASES, check_targets
 from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refusal
 from evalyaml.syntax.jsonl import parse_jsonl, require_objects
@@ -186,6 +188,10 @@ def _record(result: FileAnalysis, facts: SuiteFacts, path: str | None, options: 
             adopt = PurePath(ref.name).suffix.lower() in rules.TEST_FILE_EXTENSIONS
             result.file_refs.append(FileRef(ref.span, (os.path.normpath(folder / ref.name),),
                                             CASES if adopt else None))
+        elif ref.role == "target":
+            # The name links to the targets file the CLI would read (its first candidate).
+            result.file_refs.append(FileRef(ref.span, targetrefs.candidates(
+                [Path(base) for base in prompt_candidates(folder, ".", options.root)])))
         elif ref.role == "type":
             # A custom assertion links to its script; the script is never read or run.
             result.file_refs.append(FileRef(ref.span, tuple(
@@ -210,6 +216,10 @@ def _check_ref(ref: SuiteRef, path: Path, roots: list[Path], files: NamedFiles,
                sink: FindingSink) -> None:
     if ref.role == "type":
         _custom_type(ref, roots, files, sink)
+        return
+    if ref.role == "target":
+        check_target(ref.name, ref.span, ref.quote, roots, files, sink,
+                     roots[-1] if roots else None)
         return
     if ref.role == "tests-glob":
         return

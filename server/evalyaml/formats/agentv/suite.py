@@ -24,6 +24,7 @@ from evalyaml.core.suggest import rank
 from evalyaml.formats.agentv import rules
 from evalyaml.formats.agentv.common import Context, is_null, pairs, quoted_like, text_of
 from evalyaml.formats.agentv.depends import Dependency, check_dependencies
+from evalyaml.formats.agentv.execution import check_execution, legacy_target
 from evalyaml.formats.agentv.graders import check_grader_fields
 from evalyaml.formats.agentv.jsregex import js_regex_error
 from evalyaml.formats.agentv.meta import merge, plain, pretty, rubric_items, suite_payload
@@ -92,6 +93,14 @@ def check_suite(ctx: Context, root: Node | None, facts: SuiteFacts) -> None:
     if "workspace" in values:
         key, value = values["workspace"]
         check_workspace(ctx, key, value, facts)
+    targets: list[tuple[str, Scalar]] = []
+    if "execution" in values:
+        check_execution(ctx, values["execution"][1], targets, suite=True)
+    execution = values["execution"][1] if "execution" in values else None
+    if "target" in values and not (isinstance(execution, Mapping) and (
+            text_of(execution.get("target")) or execution.get("targets") is not None)):
+        legacy_target(values["target"][1], targets)
+    _target_refs(ctx, targets, facts)
     tests_key = next((n for n in ("tests", "eval_cases", "evalcases") if n in values), None)
     if tests_key is None:
         span = ctx.span(top[0][0]) if top else Span.point(0, 0)
@@ -284,6 +293,10 @@ def check_test(ctx: Context, test: Mapping, facts: SuiteFacts) -> None:
             check_inline_rubrics(ctx, value)
     _conversation(ctx, values)
     _ignored_values(ctx, values)
+    if "execution" in values:
+        targets: list[tuple[str, Scalar]] = []
+        check_execution(ctx, values["execution"][1], targets, suite=False)
+        _target_refs(ctx, targets, facts)
     check_vars(ctx, values)
     if "depends_on" in values and test_id:
         _depends_on(ctx, test_id, values["depends_on"][1], facts)
@@ -609,6 +622,11 @@ def _prompt_command(ctx: Context, value: Mapping, facts: SuiteFacts) -> None:
     if name and isinstance(last, Scalar) and _ENV not in name:
         facts.refs.append(SuiteRef("prompt-command", name, ctx.span(last), last.style,
                                    last.text))
+
+
+def _target_refs(ctx: Context, targets: list[tuple[str, Scalar]], facts: SuiteFacts) -> None:
+    for name, node in targets:
+        facts.refs.append(SuiteRef("target", name, ctx.span(node), node.style, node.text))
 
 
 _CHOICES = {"aggregation": ("mean", "min", "max"), "on_turn_failure": ("continue", "stop"),

@@ -1,0 +1,78 @@
+"""A suite's and a test's `execution` block as the loader reads it at e43a4d46
+(`loaders/config-loader.ts`, `yaml-parser.ts`): the values it drops without failing, and the
+target names the run looks up in the targets file.
+
+- `extractThreshold`: a suite's `execution.threshold` is used only when it is a number in
+  [0, 1]; anything else logs "Invalid execution.threshold ... Ignoring." and the suite has no
+  quality gate. A test's `execution.threshold` (`loadTestsFromYaml`) is dropped with no word.
+- `extractWorkersFromSuite`: `execution.workers` only as a whole number from 1 to 50.
+- `extractTargetFromSuite` / `extractTargetRefsFromSuite` / `extractTargetsFromTestCase`: the
+  names of `execution.target` (legacy top-level `target`), `execution.targets` (strings, or
+  objects with `name` and `use_target`) and a test's `execution.targets`; the CLI resolves
+  them in the discovered targets file (`resolveUseTarget`: "Target 'x' not found in ...").
+  Those checks need the targets file and are the cross check's (`targets_of`).
+"""
+
+from __future__ import annotations
+
+from evalyaml.formats.agentv.common import Context, is_null, text_of
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
+
+_ENV = "${{"
+
+
+def check_execution(ctx: Context, value: Node, targets: list[tuple[str, Scalar]], *,
+                    suite: bool) -> None:
+    """`targets` collects each target name written (for the cross check)."""
+    if not isinstance(value, Mapping):
+        return
+    pair = value.pair("threshold")
+    if pair is not None:
+        key, raw = pair
+        number = raw.value if isinstance(raw, Scalar) else None
+        usable = isinstance(number, (int, float)) and not isinstance(number, bool) \
+            and 0 <= number <= 1
+        env = isinstance(number, str) and _ENV in number
+        if not usable and not env and not is_null(raw):
+            shown = (f'"{number}"' if isinstance(number, str) else raw.text) \
+                if isinstance(raw, Scalar) else "this value"
+            how = ("the loader logs \"Invalid execution.threshold\" and ignores it: the suite "
+                   "has no pass mark") if suite else \
+                "the loader drops it without a word: the suite's threshold applies"
+            hint = f"; did you mean {number / 100:g}?" if isinstance(number, (int, float)) \
+                and not isinstance(number, bool) and 1 < number <= 100 else ""
+            ctx.add("EY638", f"'threshold: {shown}' is ignored: agentv reads a number between "
+                    f"0 and 1; {how}{hint}", ctx.at(key, raw))
+    if suite:
+        pair = value.pair("workers")
+        if pair is not None:
+            key, raw = pair
+            number = raw.value if isinstance(raw, Scalar) else None
+            whole = isinstance(number, int) and not isinstance(number, bool) \
+                and 1 <= number <= 50
+            if not whole and not (isinstance(number, str) and _ENV in number) \
+                    and not is_null(raw):
+                ctx.add("EY638", "'workers' is ignored without a word unless it is a whole "
+                        "number from 1 to 50: the targets file's workers (or 5) apply",
+                        ctx.at(key, raw))
+    listed = value.get("targets")
+    if suite and not (isinstance(listed, Sequence) and listed.items):
+        _name(value.get("target"), targets)  # `execution.targets` takes precedence
+    if isinstance(listed, Sequence):
+        for item in listed.items:
+            if isinstance(item, Mapping) and suite:
+                _name(item.get("name"), targets)
+                _name(item.get("use_target"), targets)
+            elif isinstance(item, Scalar):
+                _name(item, targets)
+
+
+def legacy_target(value: Node | None, targets: list[tuple[str, Scalar]]) -> None:
+    """A top-level `target:` (read when `execution.target` is absent)."""
+    _name(value, targets)
+
+
+def _name(node: Node | None, targets: list[tuple[str, Scalar]]) -> None:
+    name = text_of(node) if node is not None else None
+    if isinstance(node, Scalar) and name and name.strip() and _ENV not in name:
+        targets.append((name.strip(), node))
