@@ -30,7 +30,7 @@ from evalyaml.core.kinds import Kind
 from evalyaml.core.model import FileAnalysis, FileRef
 from evalyaml.core.options import Options
 from evalyaml.core.suggest import rank
-from evalyaml.formats.agentv import detect, rules
+from evalyaml.formats.agentv import detect, rules, targetrefs
 from evalyaml.formats.agentv.codes import CODES
 from evalyaml.formats.agentv.common import Context, pairs
 from evalyaml.formats.agentv.config import check_config
@@ -46,7 +46,6 @@ from evalyaml.formats.agentv.suite import (
     check_tests,
     check_workspace,
 )
-from evalyaml.formats.agentv import targetrefs
 from evalyaml.formats.agentv.targetrefs import check_target
 from evalyaml.formats.agentv.targets import KNOWN_PROVIDERS, PROVIDER_ALIASES, check_targets
 from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refusal
@@ -218,8 +217,8 @@ def _check_ref(ref: SuiteRef, path: Path, roots: list[Path], files: NamedFiles,
         _custom_type(ref, roots, files, sink)
         return
     if ref.role == "target":
-        check_target(ref.name, ref.span, ref.quote, roots, files, sink,
-                     roots[-1] if roots else None)
+        check_target(ref.name, ref.span, ref.quote, roots, files, sink=sink,
+                     root=roots[-1] if roots else None)
         return
     if ref.role == "tests-glob":
         return

@@ -63,7 +63,7 @@ def defined(path: Path, files: NamedFiles) -> dict[str, Span] | None:
 
 
 def check_target(name: str, span: Span, quote: str, folders: list[Path], files: NamedFiles,
-                 sink: FindingSink, root: Path | None) -> None:
+                 *, sink: FindingSink, root: Path | None) -> None:
     found = discover(folders, files)
     if found is None:
         return
