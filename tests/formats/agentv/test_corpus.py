@@ -189,8 +189,12 @@ EXPECTED = [
     ("examples/showcase/psychotherapy/evals/routing.eval.yaml", 173, "EY621"),
 ]
 FIVE_X = [
+    "examples/features/external-datasets/evals/suite.yaml",
     "examples/features/readme-quickstart/evals/my-eval.eval.yaml",
     "examples/features/rubric/evals/operators.eval.yaml",
+    "examples/features/rubric/evals/suite.yaml",
+    "examples/features/scenarios/evals/suite.yaml",
+    "examples/features/suite-level-input/evals/suite.yaml",
     "examples/red-team/suites/llm10-unbounded-consumption.eval.yaml",
 ]
 

@@ -90,7 +90,12 @@ class AgentvFormat(FormatBase):
                 root = parsed.documents[0] if parsed.documents else None
                 facts = SuiteFacts()
                 ctx = Context(parsed, sink)
-                if kind is CONFIG:
+                five_x = _five_x_file(root, kind)
+                if five_x is not None:
+                    key, what = five_x
+                    sink.add("EY633", f"an AgentV 5.x {what}: evalyaml checks the 4.x format "
+                             "(npm agentv 4.x) and leaves this file unchecked", ctx.span(key))
+                elif kind is CONFIG:
                     check_config(ctx, root, path)
                 elif kind is TARGETS:
                     check_targets(ctx, root, facts)
@@ -137,6 +142,23 @@ def _workspace_file(ctx: Context, root: Node | None, facts: SuiteFacts) -> None:
         ctx.add("EY600", "a workspace file must hold a YAML mapping (\"External workspace file "
                 "must contain a YAML object\"): agentv cannot set up the workspace",
                 ctx.span(_first_key(root)))
+
+
+def _five_x_file(root: Node | None, kind: Kind) -> tuple[Node, str] | None:
+    """A 5.x config (keys only 5.x's `config-validator.ts` allows: `providers`, `defaults`,
+    `tests`, ...) or a 5.x providers file (`providers:` and no `targets:`, kept under the 4.x
+    `$schema: agentv-targets-v2.2`): the key that shows it, and what the file is."""
+    if not isinstance(root, Mapping):
+        return None
+    keys = [k for k, _ in pairs(root)]
+    if kind is CONFIG:
+        found = next((k for k in keys if k.text in rules.FIVE_X_CONFIG_KEYS), None)
+        return (found, "config (providers/defaults/tests)") if found is not None else None
+    if kind is TARGETS and not any(k.text == "targets" for k in keys):
+        found = next((k for k in keys if k.text == "providers"), None)
+        return (found, "providers file (providers:, under the 4.x $schema id)") \
+            if found is not None else None
+    return None
 
 
 def _first_key(root: Node) -> Node:
