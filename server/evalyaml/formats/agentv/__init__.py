@@ -129,7 +129,7 @@ class AgentvFormat(FormatBase):
         roots = _search_roots(path, files)
         for ref in refs:
             if isinstance(ref, SuiteRef):
-                _check_ref(ref, path, roots, files, sink)
+                _check_ref(ref, path, roots, files, sink, refs)
         return sink.findings
 
 
@@ -234,13 +234,17 @@ def _search_roots(path: Path, files: NamedFiles) -> list[Path]:
 
 
 def _check_ref(ref: SuiteRef, path: Path, roots: list[Path], files: NamedFiles,
-               sink: FindingSink) -> None:
+               sink: FindingSink, refs: list[SuiteRef]) -> None:
     if ref.role == "type":
         _custom_type(ref, roots, files, sink)
         return
     if ref.role == "target":
-        check_target(ref.name, ref.span, ref.quote, roots, files, sink=sink,
-                     root=roots[-1] if roots else None)
+        local = {r.name for r in refs if r.role == "target-def"}
+        if ref.name not in local:
+            check_target(ref.name, ref.span, ref.quote, roots, files, sink=sink,
+                         root=roots[-1] if roots else None)
+        return
+    if ref.role == "target-def":
         return
     if ref.role == "tests-glob":
         return

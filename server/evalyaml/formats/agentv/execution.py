@@ -22,8 +22,10 @@ _ENV = "${{"
 
 
 def check_execution(ctx: Context, value: Node, targets: list[tuple[str, Scalar]], *,
-                    suite: bool) -> None:
-    """`targets` collects each target name written (for the cross check)."""
+                    suite: bool, local: list[tuple[str, Scalar]] | None = None) -> None:
+    """`targets` collects each target name written (for the cross check); `local` the names a
+    suite's `execution.targets` object defines with `use_target` (the CLI adds them to the
+    file's definitions: `selectMultipleTargets`, "synthetic definitions")."""
     if not isinstance(value, Mapping):
         return
     pair = value.pair("threshold")
@@ -61,8 +63,11 @@ def check_execution(ctx: Context, value: Node, targets: list[tuple[str, Scalar]]
     if isinstance(listed, Sequence):
         for item in listed.items:
             if isinstance(item, Mapping) and suite:
-                _name(item.get("name"), targets)
-                _name(item.get("use_target"), targets)
+                if item.get("use_target") is not None:
+                    _name(item.get("name"), local if local is not None else [])
+                    _name(item.get("use_target"), targets)
+                else:
+                    _name(item.get("name"), targets)
             elif isinstance(item, Scalar):
                 _name(item, targets)
 

@@ -94,8 +94,11 @@ def check_suite(ctx: Context, root: Node | None, facts: SuiteFacts) -> None:
         key, value = values["workspace"]
         check_workspace(ctx, key, value, facts)
     targets: list[tuple[str, Scalar]] = []
+    local: list[tuple[str, Scalar]] = []
     if "execution" in values:
-        check_execution(ctx, values["execution"][1], targets, suite=True)
+        check_execution(ctx, values["execution"][1], targets, suite=True, local=local)
+    for name, node in local:
+        facts.refs.append(SuiteRef("target-def", name, ctx.span(node), node.style, node.text))
     execution = values["execution"][1] if "execution" in values else None
     if "target" in values and not (isinstance(execution, Mapping) and (
             text_of(execution.get("target")) or execution.get("targets") is not None)):
