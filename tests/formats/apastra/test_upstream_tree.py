@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from tests.formats.agentv.test_upstream_trees import expected, export, findings
 
 MIRROR = Path("/work/.mirror/BintzGavin+apastra/repo")

@@ -129,7 +129,7 @@ class AgentvFormat(FormatBase):
         roots = _search_roots(path, files)
         for ref in refs:
             if isinstance(ref, SuiteRef):
-                _check_ref(ref, path, roots, files, sink, refs)
+                _check_ref(ref, path, roots, files, sink, refs=refs)
         return sink.findings
 
 
@@ -234,7 +234,7 @@ def _search_roots(path: Path, files: NamedFiles) -> list[Path]:
 
 
 def _check_ref(ref: SuiteRef, path: Path, roots: list[Path], files: NamedFiles,
-               sink: FindingSink, refs: list[SuiteRef]) -> None:
+               sink: FindingSink, *, refs: list[SuiteRef]) -> None:
     if ref.role == "type":
         _custom_type(ref, roots, files, sink)
         return
