@@ -6,6 +6,11 @@ target names the run looks up in the targets file.
   [0, 1]; anything else logs "Invalid execution.threshold ... Ignoring." and the suite has no
   quality gate. A test's `execution.threshold` (`loadTestsFromYaml`) is dropped with no word.
 - `extractWorkersFromSuite`: `execution.workers` only as a whole number from 1 to 50.
+- `extractTrialsConfig`, `extractCacheConfig`, `extractBudgetUsd`, `extractFailOnError`:
+  `trials.count` a whole number >= 1 (else the trials config is ignored), `trials.strategy`
+  one of pass_at_k, mean, confidence_interval, `trials.cost_limit_usd` and `budget_usd`
+  positive numbers, `cache` and `fail_on_error` true or false; each otherwise logs "Invalid
+  execution...." and is ignored. `total_budget_usd` makes the loader throw (renamed).
 - `extractTargetFromSuite` / `extractTargetRefsFromSuite` / `extractTargetsFromTestCase`: the
   names of `execution.target` (legacy top-level `target`), `execution.targets` (strings, or
   objects with `name` and `use_target`) and a test's `execution.targets`; the CLI resolves
@@ -15,6 +20,7 @@ target names the run looks up in the targets file.
 
 from __future__ import annotations
 
+from evalyaml.core.suggest import best_value
 from evalyaml.formats.agentv.common import Context, is_null, text_of
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
@@ -60,6 +66,8 @@ def check_execution(ctx: Context, value: Node, targets: list[tuple[str, Scalar]]
     listed = value.get("targets")
     if suite and not (isinstance(listed, Sequence) and listed.items):
         _name(value.get("target"), targets)  # `execution.targets` takes precedence
+    if suite:
+        _suite_settings(ctx, value)
     if isinstance(listed, Sequence):
         for item in listed.items:
             if isinstance(item, Mapping) and suite:
@@ -81,3 +89,66 @@ def _name(node: Node | None, targets: list[tuple[str, Scalar]]) -> None:
     name = text_of(node) if node is not None else None
     if isinstance(node, Scalar) and name and name.strip() and _ENV not in name:
         targets.append((name.strip(), node))
+
+
+_STRATEGIES = ("pass_at_k", "mean", "confidence_interval")
+
+
+def _number(node: Node) -> float | None:
+    value = node.value if isinstance(node, Scalar) else None
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _skip(node: Node) -> bool:
+    """Null (the default) or a `${{ VAR }}` filled in before the loader reads it."""
+    return is_null(node) or (isinstance(node, Scalar) and isinstance(node.value, str)
+                             and _ENV in node.value)
+
+
+def _suite_settings(ctx: Context, value: Mapping) -> None:
+    for name in ("total_budget_usd", "totalBudgetUsd"):
+        pair = value.pair(name)
+        if pair is not None:
+            ctx.add("EY602", f"'{name}' has been renamed to 'budget_usd': the loader stops "
+                    "(\"execution.total_budget_usd has been renamed to execution.budget_usd\")",
+                    ctx.span(pair[0]), fixes=(ctx.rename_fix(pair[0], "budget_usd"),))
+    for name in ("budget_usd", "budgetUsd"):
+        pair = value.pair(name)
+        if pair is not None and not _skip(pair[1]):
+            number = _number(pair[1])
+            if number is None or number <= 0:
+                ctx.add("EY638", f"'{name}' is ignored unless it is a positive number (\"Invalid "
+                        "execution.budget_usd ... Ignoring.\"): the run has no budget",
+                        ctx.at(*pair))
+    for name in ("cache", "fail_on_error"):
+        pair = value.pair(name)
+        if pair is not None and not _skip(pair[1]) and not (
+                isinstance(pair[1], Scalar) and isinstance(pair[1].value, bool)):
+            ctx.add("EY638", f"'{name}' is ignored unless it is true or false (\"Invalid "
+                    f"execution.{name} ... Ignoring.\")", ctx.at(*pair))
+    trials = value.get("trials")
+    if not isinstance(trials, Mapping):
+        return
+    pair = trials.pair("count")
+    if pair is not None and not _skip(pair[1]):
+        count = _number(pair[1])
+        if count is None or count != int(count) or count < 1:
+            ctx.add("EY638", "'trials.count' must be a whole number >= 1: the loader ignores "
+                    "the whole trials config (\"Invalid trials.count\")", ctx.at(*pair))
+    pair = trials.pair("strategy")
+    if pair is not None and not _skip(pair[1]):
+        text = text_of(pair[1])
+        if text not in _STRATEGIES:
+            choice = best_value(text, _STRATEGIES) if text else None
+            hint = f"; did you mean '{choice}'?" if choice else ""
+            ctx.add("EY638", f"'trials.strategy' must be one of {', '.join(_STRATEGIES)}: the "
+                    f"loader uses pass_at_k (\"Invalid trials.strategy\"){hint}",
+                    ctx.at(*pair), fixes=(ctx.rename_fix(pair[1], choice),)
+                    if choice and isinstance(pair[1], Scalar) else ())
+    for name in ("cost_limit_usd", "costLimitUsd"):
+        pair = trials.pair(name)
+        if pair is not None and not _skip(pair[1]):
+            number = _number(pair[1])
+            if number is None or number <= 0:
+                ctx.add("EY638", f"'trials.{name}' is ignored unless it is a positive number "
+                        "(\"Invalid trials.cost_limit_usd ... Ignoring.\")", ctx.at(*pair))
