@@ -137,14 +137,15 @@ def _suite_settings(ctx: Context, value: Mapping) -> None:
                     "the whole trials config (\"Invalid trials.count\")", ctx.at(*pair))
     pair = trials.pair("strategy")
     if pair is not None and not _skip(pair[1]):
-        text = text_of(pair[1])
+        raw = pair[1]
+        text = text_of(raw)
         if text not in _STRATEGIES:
             choice = best_value(text, _STRATEGIES) if text else None
             hint = f"; did you mean '{choice}'?" if choice else ""
             ctx.add("EY638", f"'trials.strategy' must be one of {', '.join(_STRATEGIES)}: the "
                     f"loader uses pass_at_k (\"Invalid trials.strategy\"){hint}",
-                    ctx.at(*pair), fixes=(ctx.rename_fix(pair[1], choice),)
-                    if choice and isinstance(pair[1], Scalar) else ())
+                    ctx.at(*pair), fixes=(ctx.rename_fix(raw, choice),)
+                    if choice and isinstance(raw, Scalar) else ())
     for name in ("cost_limit_usd", "costLimitUsd"):
         pair = trials.pair(name)
         if pair is not None and not _skip(pair[1]):
