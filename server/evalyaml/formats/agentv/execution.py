@@ -142,10 +142,11 @@ def _suite_settings(ctx: Context, value: Mapping) -> None:
         if text not in _STRATEGIES:
             choice = best_value(text, _STRATEGIES) if text else None
             hint = f"; did you mean '{choice}'?" if choice else ""
+            fixes = (ctx.rename_fix(raw, choice),) if choice and isinstance(raw, Scalar) \
+                else ()
             ctx.add("EY638", f"'trials.strategy' must be one of {', '.join(_STRATEGIES)}: the "
                     f"loader uses pass_at_k (\"Invalid trials.strategy\"){hint}",
-                    ctx.at(*pair), fixes=(ctx.rename_fix(raw, choice),)
-                    if choice and isinstance(raw, Scalar) else ())
+                    ctx.at(*pair), fixes=fixes)
     for name in ("cost_limit_usd", "costLimitUsd"):
         pair = trials.pair(name)
         if pair is not None and not _skip(pair[1]):
