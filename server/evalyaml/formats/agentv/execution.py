@@ -108,7 +108,7 @@ def _skip(node: Node) -> bool:
 def _suite_settings(ctx: Context, value: Mapping) -> None:
     for name in ("total_budget_usd", "totalBudgetUsd"):
         pair = value.pair(name)
-        if pair is not None:
+        if pair is not None and isinstance(pair[0], Scalar):
             ctx.add("EY602", f"'{name}' has been renamed to 'budget_usd': the loader stops "
                     "(\"execution.total_budget_usd has been renamed to execution.budget_usd\")",
                     ctx.span(pair[0]), fixes=(ctx.rename_fix(pair[0], "budget_usd"),))
