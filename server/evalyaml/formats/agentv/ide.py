@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from evalyaml.formats.agentv import rules
+from evalyaml.formats.agentv.graders import AGGREGATOR_TYPES
 from evalyaml.formats.agentv.kinds import CASES, PROMPT, SUITE
 from evalyaml.formats.agentv.meta import grader_values, render
 from evalyaml.formats.agentv.paths import prompt_candidates
@@ -55,7 +56,11 @@ def offers(cursor: Cursor) -> list[Offer] | None:
         return None
     match = _TYPE.match(before)
     if match:
-        return _types(cursor, match.start("word"), _word_end(line, cursor.character))
+        start, end = match.start("word"), _word_end(line, cursor.character)
+        if _parent_key(lines, cursor.line) == "aggregator":
+            return [Offer(name, name, start, end, "value", "composite aggregator")
+                    for name in AGGREGATOR_TYPES]
+        return _types(cursor, start, end)
     match = _ROLE.match(before)
     if match:
         start = match.start("word")
@@ -84,6 +89,27 @@ def _variables(line: str, before: str, column: int) -> list[Offer] | None:
     tail = "" if closes else (" }}" if spaced else "}}")
     return [Offer(name, name + tail, match.start("word"), end, "variable", "grader variable",
                   rules.VARIABLE_DOCS[name]) for name in rules.TEMPLATE_VARIABLES]
+
+
+def _parent_key(lines: list[str], line: int) -> str | None:
+    """The key of the mapping the cursor's line belongs to: the nearest line above that is
+    indented less (a `- ` item's dash counts as indentation)."""
+    text = lines[line]
+    key = _LINE_KEY.match(text)
+    column = len(text) - len(text.lstrip(" "))
+    if key is not None and key.group("dash"):
+        column += len(key.group("dash"))
+    for above in range(line - 1, -1, -1):
+        found = _LINE_KEY.match(lines[above])
+        if found is None:
+            continue
+        lead = len(found.group("indent")) + (len(found.group("dash") or "")
+                                             if found.group("dash") else 0)
+        if lead < column and not found.group("dash"):
+            return found.group("key")
+        if lead < column:
+            return None  # an item of a list: a grader, not an aggregator
+    return None
 
 
 def custom_types(path: str | None, root: str | None) -> list[str]:
