@@ -190,6 +190,9 @@ def _cases_jsonl(text: str, sink: FindingSink, result: FileAnalysis) -> None:
 
 def _record(result: FileAnalysis, facts: SuiteFacts, path: str | None, options: Options) -> None:
     result.facts[_REFS] = facts.refs
+    # For go to definition from a `depends_on` name to the test it names (`ide.definition`).
+    result.facts["agentv.test_ids"] = list(facts.test_ids)
+    result.facts["agentv.depends"] = [(d.on, d.span) for d in facts.depends]
     result.cases = facts.cases
     if path is None:
         return

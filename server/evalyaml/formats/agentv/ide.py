@@ -13,12 +13,13 @@ import os
 import re
 from pathlib import Path
 
-from evalyaml.formats.agentv import rules
+from evalyaml.formats.agentv import rules, targetrefs
 from evalyaml.formats.agentv.graders import AGGREGATOR_TYPES
 from evalyaml.formats.agentv.kinds import CASES, PROMPT, SUITE
 from evalyaml.formats.agentv.meta import grader_values, render
 from evalyaml.formats.agentv.paths import prompt_candidates
 from evalyaml.formats.base import Cursor, FormatIde, NamedFiles, Offer, Tip
+from evalyaml.syntax.text import Position, Span
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _TYPE = re.compile(r"^\s*(?:-\s+)?type\s*:\s*[\"']?(?P<word>[A-Za-z0-9_-]*)$")
@@ -109,6 +110,32 @@ def _parent_key(lines: list[str], line: int) -> str | None:
             return found.group("key")
         if lead < column:
             return None  # an item of a list: a grader, not an aggregator
+    return None
+
+
+def definition(cursor: Cursor, files: NamedFiles) -> tuple[str, Span] | None:
+    """A `depends_on` name: the `id` of the test it names in this suite. A target name: its
+    `name` in the targets file the CLI would read (`targetrefs.discover`)."""
+    facts = cursor.analysis.facts if cursor.analysis is not None else {}
+    here = Position(cursor.line, cursor.character)
+    depends = facts.get("agentv.depends")
+    for name, span in depends if isinstance(depends, list) else ():
+        if span.contains(here):
+            ids = facts.get("agentv.test_ids")
+            found = next((s for i, s in ids if i == name), None) \
+                if isinstance(ids, list) else None
+            return (cursor.path, found) if found is not None and cursor.path else None
+    refs = facts.get("agentv.refs")
+    for ref in refs if isinstance(refs, list) else ():
+        if ref.role != "target" or not ref.span.contains(here) or cursor.path is None:
+            continue
+        folders = [Path(p) for p in prompt_candidates(Path(cursor.path).parent, ".",
+                                                      cursor.root)]
+        found_file = targetrefs.discover(folders, files)
+        names = targetrefs.defined(found_file, files) if found_file is not None else None
+        if names and ref.name in names and found_file is not None:
+            return str(found_file), names[ref.name]
+        return None
     return None
 
 
@@ -242,4 +269,4 @@ def _candidates(cursor: Cursor, name: str) -> list[str]:
     return list(prompt_candidates(Path(cursor.path).parent, name, cursor.root))
 
 
-IDE = FormatIde(offers=offers, hover=hover)
+IDE = FormatIde(offers=offers, hover=hover, definition=definition)
