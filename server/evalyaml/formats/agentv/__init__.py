@@ -29,10 +29,9 @@ from evalyaml.core.incremental import CaseCache, CaseMapper
 from evalyaml.core.kinds import Kind
 from evalyaml.core.model import FileAnalysis, FileRef
 from evalyaml.core.options import Options
-from evalyaml.core.suggest import rank
 from evalyaml.formats.agentv import detect, rules, targetrefs
 from evalyaml.formats.agentv.codes import CODES
-from evalyaml.formats.agentv.common import Context, pairs
+from evalyaml.formats.agentv.common import Context, pairs, rank_value
 from evalyaml.formats.agentv.config import check_config
 from evalyaml.formats.agentv.ide import IDE
 from evalyaml.formats.agentv.kinds import CASES, CONFIG, PROMPT, SUITE, TARGETS, WORKSPACE
@@ -329,7 +328,7 @@ def _custom_provider(ref: SuiteRef, roots: list[Path], files: NamedFiles,
             if target is not None and files.exists(target):
                 return
     known = (*KNOWN_PROVIDERS, *PROVIDER_ALIASES, *_custom_stems(roots, "providers"))
-    ranked = rank(ref.name, known)
+    ranked = rank_value(ref.name, known)
     hint = f"; did you mean '{ranked[0]}'?" if ranked else \
         f" (known: {', '.join(KNOWN_PROVIDERS)})"
     sink.add("EY642", f"Unknown provider '{ref.name}': no built-in provider and no custom "
@@ -361,7 +360,7 @@ def _custom_type(ref: SuiteRef, roots: list[Path], files: NamedFiles, sink: Find
             target = files.resolve(root, f".agentv/assertions/{ref.name}{ext}")
             if target is not None and files.exists(target):
                 return
-    ranked = rank(ref.name, (*rules.GRADER_KINDS, *_custom_stems(roots)))
+    ranked = rank_value(ref.name, (*rules.GRADER_KINDS, *_custom_stems(roots)))
     hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
     sink.add("EY613", f"Unknown assertion type '{ref.raw}': no grader kind and no custom "
              f"assertion .agentv/assertions/{ref.name}.ts (or .js) above the suite{hint}",

@@ -22,7 +22,7 @@ from evalyaml.core.findings import Fix, TextEdit
 from evalyaml.core.model import CaseSummary
 from evalyaml.core.suggest import rank
 from evalyaml.formats.agentv import rules
-from evalyaml.formats.agentv.common import Context, is_null, pairs, quoted_like, text_of
+from evalyaml.formats.agentv.common import Context, is_null, pairs, quoted_like, rank_value, text_of
 from evalyaml.formats.agentv.depends import Dependency, check_dependencies
 from evalyaml.formats.agentv.execution import check_execution, legacy_target
 from evalyaml.formats.agentv.graders import check_grader_fields
@@ -403,7 +403,7 @@ def check_messages(ctx: Context, messages: Sequence, where: str,
         role_pair = values.get("role")
         role = text_of(role_pair[1]) if role_pair else None
         if role not in rules.ROLES and role != "tool":
-            ranked = rank(role, rules.ROLES) if role else []
+            ranked = rank_value(role, rules.ROLES) if role else []
             hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
             span = ctx.at(*role_pair) if role_pair else ctx.span(message)
             fixes = ((ctx.rename_fix(role_pair[1], ranked[0]),)
@@ -646,7 +646,7 @@ def _ignored_values(ctx: Context, values: dict[str, tuple[Scalar, Node]]) -> Non
         text = text_of(value)
         if text in choices or (text is not None and _ENV in text):
             continue
-        ranked = rank(text, choices) if text else []
+        ranked = rank_value(text, choices) if text else []
         hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
         shown = text if text is not None else (value.text if isinstance(value, Scalar) else "")
         ctx.add("EY638", f"'{name}: {shown}' is ignored without a word (must be one of "

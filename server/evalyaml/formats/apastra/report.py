@@ -18,7 +18,7 @@ from jsonschema import ValidationError
 from jsonschema.protocols import Validator
 
 from evalyaml.core.findings import FindingSink, Fix, TextEdit
-from evalyaml.core.suggest import best
+from evalyaml.core.suggest import best, best_value
 from evalyaml.core.validate import Located, locate, path_text, type_name
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import Node, PyValue, Scalar
@@ -122,7 +122,8 @@ class Reporter:
                        f"not {type_name(error.instance)}")
         elif keyword == "enum":
             allowed = [str(v) for v in error.validator_value]
-            choice = best(str(error.instance), allowed) if isinstance(error.instance, str) else None
+            choice = best_value(str(error.instance), allowed) if isinstance(error.instance, str) \
+                else None
             hint = f"; did you mean '{choice}'?" if choice else ""
             message = (f"{what} must be one of {', '.join(allowed)}{hint}")
             if choice and isinstance(node, Scalar):
@@ -132,7 +133,7 @@ class Reporter:
                 return
         elif keyword == "pattern":
             choices = _alternatives(str(error.validator_value))
-            choice = (best(str(error.instance), choices)
+            choice = (best_value(str(error.instance), choices)
                       if choices and isinstance(error.instance, str) else None)
             if choice and isinstance(node, Scalar):
                 self.sink.add("EY800", f"{what} '{error.instance}' is not one of the types "
