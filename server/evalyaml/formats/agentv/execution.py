@@ -21,7 +21,7 @@ target names the run looks up in the targets file.
 from __future__ import annotations
 
 from evalyaml.core.suggest import best_value
-from evalyaml.formats.agentv.common import Context, is_null, text_of
+from evalyaml.formats.agentv.common import Context, is_null, rank_value, text_of
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 _ENV = "${{"
@@ -154,3 +154,61 @@ def _suite_settings(ctx: Context, value: Mapping) -> None:
             if number is None or number <= 0:
                 ctx.add("EY638", f"'trials.{name}' is ignored unless it is a positive number "
                         "(\"Invalid trials.cost_limit_usd ... Ignoring.\")", ctx.at(*pair))
+
+
+Found = list[tuple[str, str, Scalar]]  # (SuiteRef role, name, node)
+
+
+def suite_targets(ctx: Context, values: dict[str, tuple[Scalar, Node]]) -> Found:
+    """The suite's `execution` (and legacy `target`): its findings, its target names."""
+    targets: list[tuple[str, Scalar]] = []
+    local: list[tuple[str, Scalar]] = []
+    execution = values["execution"][1] if "execution" in values else None
+    if execution is not None:
+        check_execution(ctx, execution, targets, suite=True, local=local)
+    if "target" in values and not (isinstance(execution, Mapping) and (
+            text_of(execution.get("target")) or execution.get("targets") is not None)):
+        legacy_target(values["target"][1], targets)
+    return [("target-def", n, node) for n, node in local] + \
+        [("target", n, node) for n, node in targets]
+
+
+def ignored_values_and_targets(ctx: Context, values: dict[str, tuple[Scalar, Node]]) -> Found:
+    """A test's settings the loader drops, and the targets its `execution` names."""
+    _ignored_values(ctx, values)
+    targets: list[tuple[str, Scalar]] = []
+    if "execution" in values:
+        check_execution(ctx, values["execution"][1], targets, suite=False)
+    return [("target", n, node) for n, node in targets]
+
+
+_CHOICES = {"aggregation": ("mean", "min", "max"), "on_turn_failure": ("continue", "stop"),
+            "on_dependency_failure": ("skip", "fail", "run")}
+
+
+def _ignored_values(ctx: Context, values: dict[str, tuple[Scalar, Node]]) -> None:
+    """Values `yaml-parser.ts` reads only when they are one of a few words: anything else is
+    dropped without a word and the default applies."""
+    for name, choices in _CHOICES.items():
+        if name not in values:
+            continue
+        key, value = values[name]
+        text = text_of(value)
+        if text in choices or (text is not None and _ENV in text):
+            continue
+        ranked = rank_value(text, choices) if text else []
+        hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
+        shown = text if text is not None else (value.text if isinstance(value, Scalar) else "")
+        ctx.add("EY638", f"'{name}: {shown}' is ignored without a word (must be one of "
+                f"{', '.join(choices)}): the default applies{hint}", ctx.at(key, value),
+                fixes=(ctx.rename_fix(value, ranked[0]),)
+                if ranked and isinstance(value, Scalar) else ())
+    if "window_size" in values:
+        key, value = values["window_size"]
+        number = value.value if isinstance(value, Scalar) else None
+        if not (isinstance(number, (int, float)) and not isinstance(number, bool)
+                and number >= 1) and not (isinstance(number, str) and _ENV in number):
+            ctx.add("EY638", "'window_size' is ignored without a word unless it is a number "
+                    ">= 1: the whole conversation is sent", ctx.at(key, value))
+
+

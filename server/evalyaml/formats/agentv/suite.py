@@ -24,7 +24,7 @@ from evalyaml.core.suggest import rank
 from evalyaml.formats.agentv import rules
 from evalyaml.formats.agentv.common import Context, is_null, pairs, quoted_like, rank_value, text_of
 from evalyaml.formats.agentv.depends import Dependency, check_dependencies
-from evalyaml.formats.agentv.execution import check_execution, legacy_target
+from evalyaml.formats.agentv.execution import ignored_values_and_targets, suite_targets
 from evalyaml.formats.agentv.graders import check_grader_fields
 from evalyaml.formats.agentv.jsregex import js_regex_error
 from evalyaml.formats.agentv.meta import merge, plain, pretty, rubric_items, suite_payload
@@ -97,17 +97,8 @@ def check_suite(ctx: Context, root: Node | None, facts: SuiteFacts, *,
     if "workspace" in values:
         key, value = values["workspace"]
         check_workspace(ctx, key, value, facts)
-    targets: list[tuple[str, Scalar]] = []
-    local: list[tuple[str, Scalar]] = []
-    if "execution" in values:
-        check_execution(ctx, values["execution"][1], targets, suite=True, local=local)
-    for name, node in local:
-        facts.refs.append(SuiteRef("target-def", name, ctx.span(node), node.style, node.text))
-    execution = values["execution"][1] if "execution" in values else None
-    if "target" in values and not (isinstance(execution, Mapping) and (
-            text_of(execution.get("target")) or execution.get("targets") is not None)):
-        legacy_target(values["target"][1], targets)
-    _target_refs(ctx, targets, facts)
+    for role, name, node in suite_targets(ctx, values):
+        facts.refs.append(SuiteRef(role, name, ctx.span(node), node.style, node.text))
     tests_key = next((n for n in ("tests", "eval_cases", "evalcases") if n in values), None)
     if tests_key is None:
         span = ctx.span(top[0][0]) if top else Span.point(0, 0)
@@ -312,11 +303,8 @@ def check_test(ctx: Context, test: Mapping, facts: SuiteFacts) -> None:
         if isinstance(value, Sequence):
             check_inline_rubrics(ctx, value)
     _conversation(ctx, values)
-    _ignored_values(ctx, values)
-    if "execution" in values:
-        targets: list[tuple[str, Scalar]] = []
-        check_execution(ctx, values["execution"][1], targets, suite=False)
-        _target_refs(ctx, targets, facts)
+    for role, name, node in ignored_values_and_targets(ctx, values):
+        facts.refs.append(SuiteRef(role, name, ctx.span(node), node.style, node.text))
     check_vars(ctx, values)
     if "depends_on" in values and test_id:
         _depends_on(ctx, test_id, values["depends_on"][1], facts)
@@ -642,41 +630,6 @@ def _prompt_command(ctx: Context, value: Mapping, facts: SuiteFacts) -> None:
     if name and isinstance(last, Scalar) and _ENV not in name:
         facts.refs.append(SuiteRef("prompt-command", name, ctx.span(last), last.style,
                                    last.text))
-
-
-def _target_refs(ctx: Context, targets: list[tuple[str, Scalar]], facts: SuiteFacts) -> None:
-    for name, node in targets:
-        facts.refs.append(SuiteRef("target", name, ctx.span(node), node.style, node.text))
-
-
-_CHOICES = {"aggregation": ("mean", "min", "max"), "on_turn_failure": ("continue", "stop"),
-            "on_dependency_failure": ("skip", "fail", "run")}
-
-
-def _ignored_values(ctx: Context, values: dict[str, tuple[Scalar, Node]]) -> None:
-    """Values `yaml-parser.ts` reads only when they are one of a few words: anything else is
-    dropped without a word and the default applies."""
-    for name, choices in _CHOICES.items():
-        if name not in values:
-            continue
-        key, value = values[name]
-        text = text_of(value)
-        if text in choices or (text is not None and _ENV in text):
-            continue
-        ranked = rank_value(text, choices) if text else []
-        hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
-        shown = text if text is not None else (value.text if isinstance(value, Scalar) else "")
-        ctx.add("EY638", f"'{name}: {shown}' is ignored without a word (must be one of "
-                f"{', '.join(choices)}): the default applies{hint}", ctx.at(key, value),
-                fixes=(ctx.rename_fix(value, ranked[0]),)
-                if ranked and isinstance(value, Scalar) else ())
-    if "window_size" in values:
-        key, value = values["window_size"]
-        number = value.value if isinstance(value, Scalar) else None
-        if not (isinstance(number, (int, float)) and not isinstance(number, bool)
-                and number >= 1) and not (isinstance(number, str) and _ENV in number):
-            ctx.add("EY638", "'window_size' is ignored without a word unless it is a number "
-                    ">= 1: the whole conversation is sent", ctx.at(key, value))
 
 
 def _depends_on(ctx: Context, test_id: str, value: Node, facts: SuiteFacts) -> None:
