@@ -85,12 +85,26 @@ def build_graph(workspace: Workspace, files: Sequence[Path], display: Display = 
                                         ref.span.start.line, resolution.ok))
             if resolution.path is not None:
                 queue.append(resolution.path)
+        for file_ref in analysis.file_refs:
+            # A file named by path that the format adopts as one of its kinds (an AgentV
+            # suite's grader prompt, cases file, workspace file).
+            if file_ref.kind is None:
+                continue
+            named = workspace.named_file(file_ref.candidates, path)
+            if named is None:
+                continue
+            shown_target = display(named)
+            target_id = f"file:{shown_target}"
+            graph.add(Node(target_id, file_ref.kind.value, shown_target, shown_target, 0))
+            graph.edges.append(Edge(sources(None), target_id, shown_target, "file",
+                                    display(path), file_ref.span.start.line, True))
+            queue.append(named)
     graph.edges.sort(key=lambda e: (e.source, e.target, e.path, e.line))
     return graph
 
 
 def _source_nodes(graph: Graph, path: Path, analysis: FileAnalysis, display: Display
-                  ) -> Callable[[Reference], str]:
+                  ) -> Callable[[Reference | None], str]:
     """Add the file's own nodes; return a function naming the node a reference starts from."""
     shown = display(path)
     if analysis.kind is FileKind.DATASET:
@@ -102,9 +116,9 @@ def _source_nodes(graph: Graph, path: Path, analysis: FileAnalysis, display: Dis
             graph.add(node)
             case_nodes.append((node, case.span))
 
-        def case_of(ref: Reference) -> str:
+        def case_of(ref: Reference | None) -> str:
             for node, span in case_nodes:
-                if span.contains(ref.span.start):
+                if ref is not None and span.contains(ref.span.start):
                     return node.id
             return f"file:{shown}"
 
