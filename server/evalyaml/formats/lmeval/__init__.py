@@ -76,7 +76,8 @@ class LmevalFormat(FormatBase):
             result.facts[cross.FACTS] = {"names": facts.names,
                                          "exact_match_args": facts.exact_match_args,
                                          "deferred": facts.deferred,
-                                         "templates": facts.template_names}
+                                         "templates": facts.template_names,
+                                         "recovered": not parsed.ok}
         result.findings = [_pyyaml_duplicate(f) for f in dict.fromkeys(sink.findings)]
         return result
 

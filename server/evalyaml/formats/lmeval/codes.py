@@ -8,7 +8,7 @@ or silently does something else than written, ADVICE for what it cannot see wron
 
 from __future__ import annotations
 
-from evalyaml.core.codes import LOCAL, WHOLE, Code, CodeClass
+from evalyaml.core.codes import LOCAL, WHOLE, Code, CodeClass, reads
 
 B, C, A = CodeClass.BROKEN, CodeClass.CONTRACT, CodeClass.ADVICE
 
@@ -38,7 +38,8 @@ CODES: tuple[Code, ...] = (
     Code("EYLM010", "lmeval-metric", B,
          "A `metric_list` entry has no `metric`, or names no registered metric.", WHOLE),
     Code("EYLM011", "lmeval-metric-argument", B,
-         "A keyword `exact_match` does not take: both calls fail at SCORING.", LOCAL),
+         "A keyword `exact_match` does not take: both calls fail at SCORING.",
+         reads("metric")),
     Code("EYLM012", "lmeval-aggregation", B,
          "An aggregation the registry (or a group's `aggregate_metric_list`) does not have.",
          WHOLE),

@@ -37,6 +37,8 @@ def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
     names: list[Named] = facts.get("names", [])
     includes = [n for n in names if n.what == "include"]
     loaded = _own(path, files) if includes or analysis.kind is TASK else None
+    if loaded is None and analysis.kind is TASK and facts.get("recovered"):
+        _recovered_checks(path, files, facts, sink)
     merged = loaded.merged if loaded is not None else {}
     for named in names:
         if named.what == "function":
@@ -62,14 +64,36 @@ def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
     return sink.findings
 
 
-def _own(path: Path, files: NamedFiles) -> Loaded | None:
+def _own(path: Path, files: NamedFiles, *, recovered: bool = False) -> Loaded | None:
+    """The file's merged config; with `recovered`, also of a tree recovered around a syntax
+    error (the harness reads no such file, but what the rest of the file says still stands)."""
     text = files.read_text(path)
     if text is None:
         return None
     parsed = parse_text(text, FindingSink(strict=False))
-    if not parsed.ok or not parsed.documents:
+    if not (parsed.ok or (recovered and parsed.usable)) or not parsed.documents:
         return None  # beside a syntax error the merged config is not what the harness reads
     return load(path, parsed, files)
+
+
+def _recovered_checks(path: Path, files: NamedFiles, facts: dict[str, object],
+                      sink: FindingSink) -> None:
+    """Beside a syntax error, only what one metric entry says as written: the keys a hole may
+    have held (a `task`, `doc_to_choice`, a template) are not called missing, and
+    when every hole's key is known: a template field spelt differently when no template was
+    blanked, `exact_match`'s keywords when the output type was not."""
+    text = files.read_text(path)
+    holes = parse_text(text, FindingSink(strict=False)).holes if text is not None else ()
+    if not holes or any(hole.key is None for hole in holes):
+        return  # what the blanks removed is unknown
+    removed = {hole.key for hole in holes}
+    loaded = _own(path, files, recovered=True)
+    if loaded is None or "class" in loaded.merged:
+        return
+    if not removed & set(vocab.TEMPLATE_FIELDS):
+        _template_names(path, loaded.merged, sink)
+    if "output_type" not in removed and "process_results" not in loaded.merged:
+        _exact_match(loaded.merged, facts, sink)
 
 
 def merged_config(path: Path, files: NamedFiles) -> Loaded | None:

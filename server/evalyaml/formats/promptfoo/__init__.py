@@ -86,6 +86,7 @@ class PromptfooFormat(FormatBase):
                 parse_text(text, sink)
             if parsed.usable:
                 facts.recovered = not parsed.ok
+                facts.blanked = tuple(hole.key for hole in parsed.holes)
                 root = parsed.documents[0] if parsed.documents else None
                 if kind is TESTS:
                     _tests_file(Context(parsed, sink, external=True), root, facts)

@@ -8,7 +8,7 @@ meant. The `Recovery` says how a finding behaves beside a YAML syntax error.
 
 from __future__ import annotations
 
-from evalyaml.core.codes import LOCAL, WHOLE, Code, CodeClass, local_when, missing, reads
+from evalyaml.core.codes import KEY, LOCAL, WHOLE, Code, CodeClass, local_when, missing, reads
 
 B, C, A, H = CodeClass.BROKEN, CodeClass.CONTRACT, CodeClass.ADVICE, CodeClass.HINT
 
@@ -17,7 +17,8 @@ CODES: tuple[Code, ...] = (
          "A key promptfoo's schema does not have: zod strips it silently.", LOCAL),
     Code("EYPF002", "promptfoo-providers-and-targets", C,
          "Both `providers` and `targets`: targets silently replace providers.",
-         reads("providers", "targets")),
+         # both keys as written: a hole can remove one (no finding), never add one
+         LOCAL),
     Code("EYPF003", "promptfoo-no-provider", B,
          "Neither `providers` nor `targets` (or an empty list): promptfoo refuses the config.",
          missing(r"has no 'providers'", "providers", "targets")),
@@ -32,7 +33,7 @@ CODES: tuple[Code, ...] = (
          local_when(r"must be a|is not a list")),
     Code("EYPF007", "promptfoo-key-under-vars", C,
          "A test key (`assert`, `options`...) indented under `vars`: it becomes a variable.",
-         LOCAL),
+         KEY),  # a key's place among its siblings; it joins a hole that blanks its whole value
     Code("EYPF008", "promptfoo-no-assertion", A,
          "A test with no assertion from anywhere: it passes whatever the output.", WHOLE),
     Code("EYPF009", "promptfoo-file-not-found", B,

@@ -54,7 +54,7 @@ def _no_assertion(ctx: Context, tests: tuple[Scalar, Node] | None, facts: Config
     """A test with nothing asserted passes whatever the output. When no test of the config
     asserts anything, it is a comparison run (outputs side by side): said once, on `tests`."""
     bare = [t for t in facts.tests if not t.asserted and not t.empty]
-    if not bare:
+    if not bare or not ctx.parsed.ok:  # recovered: an assertion may sit on the blanked lines
         return
     if len(bare) == len([t for t in facts.tests if not t.empty]) and tests is not None:
         ctx.add("EYPF008", "no test in this config has an assertion (none of their own, none "
@@ -70,11 +70,15 @@ def _no_assertion(ctx: Context, tests: tuple[Scalar, Node] | None, facts: Config
 def _providers(ctx: Context, root: Mapping, found: dict[str, tuple[Scalar, Node]],
                facts: ConfigFacts) -> None:
     providers, targets = found.get("providers"), found.get("targets")
-    if providers is not None and targets is not None:
+    # A root key whose lines a syntax error blanked (recovery's `Hole.key`) was written.
+    blanked = {hole.key for hole in ctx.parsed.holes if hole.column == 0}
+    if targets is not None and (providers is not None or "providers" in blanked):
         ctx.add("EYPF002", "both 'providers' and 'targets' are set: promptfoo warns \"Exactly one "
                 "of 'targets' or 'providers' must be provided, but not both\" and runs only "
                 "'targets' (the providers are silently replaced)", ctx.span(targets[0]))
     chosen = targets or providers
+    if chosen is None and blanked & {"providers", "targets"}:
+        return  # the provider list is on the blanked lines
     if chosen is None:
         first = root.pairs[0][0] if root.pairs else root
         ctx.add("EYPF003", "the config has no 'providers' (or 'targets'): promptfoo fails with "

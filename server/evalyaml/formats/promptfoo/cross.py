@@ -43,9 +43,18 @@ def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
     for ref in facts.refs:
         if analysis.kind is CONFIG or ref.from_holder:
             _exists(ref, path.parent, files, sink)
-    if analysis.kind is CONFIG and not facts.recovered:
+    if analysis.kind is CONFIG and (not facts.recovered or _vars_intact(facts)):
         _variables(path, facts, files, sink)
     return sink.findings
+
+
+_HOLDS_VARIABLES = frozenset({"prompts", "prompt", "vars", "defaultTest", "tests", "scenarios",
+                              "config", "raw", "content", "messages"})
+
+
+def _vars_intact(facts: ConfigFacts) -> bool:
+    """A recovered config whose blanked keys are all known and hold no prompt or variable."""
+    return all(key is not None and key not in _HOLDS_VARIABLES for key in facts.blanked)
 
 
 def _expand(base: Path, name: str, files: NamedFiles) -> list[Path] | None:
@@ -172,6 +181,8 @@ def _variables(path: Path, facts: ConfigFacts, files: NamedFiles, sink: FindingS
     if known is None:
         return
     prompts, used = known
+    if facts.recovered and any(key in p.names for key in facts.blanked for p in prompts):
+        return  # the blanks removed a variable some prompt reads
     default = set(facts.default_vars)
     for test in facts.tests:
         _test_vars(test, prompts, default, sink)

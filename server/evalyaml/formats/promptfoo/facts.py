@@ -58,5 +58,7 @@ class ConfigFacts:
     # Each test's name (its description, or "test N"), whole span and name span: symbols.
     cases: list[tuple[str, Span, Span]] = field(default_factory=list)
     # Read from a tree recovered around a syntax error: a test's vars or a prompt may have
-    # been on the blanked lines, so what every test supplies is not known.
+    # been on the blanked lines, so what every test supplies is not known unless every blanked
+    # key is known (`Hole.key`, None when not) and none of them holds variables or prompts.
     recovered: bool = False
+    blanked: tuple[str | None, ...] = ()
