@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.tokens import (
@@ -26,7 +25,7 @@ from ruamel.yaml.tokens import (
     FlowSequenceStartToken,
 )
 
-from evalyaml.analysis import resolver
+from evalyaml.analysis import pureyaml, resolver
 from evalyaml.analysis.fastparse import fast_parse
 from evalyaml.analysis.findings import Finding, FindingSink, Related
 from evalyaml.analysis.recover import Hole, Mask, blank, hole_at, max_holes
@@ -137,7 +136,7 @@ def _flow_overflow(text: str, *, pure: bool) -> int | None:
     A syntax error before that is left to the parse, which stops at the same token."""
     tokens: Iterator[Any] = (iter(_CParser(text).get_token, None)
                              if not pure and _CParser is not None
-                             else YAML(typ="safe", pure=True).scan(text))
+                             else pureyaml.tokens(text))
     depth = 0
     try:
         for token in tokens:
@@ -254,8 +253,8 @@ def _parse_once(text: str, sink: FindingSink, *, pure: bool) -> ParsedText:
 
 
 def _compose_all(body: str, *, pure: bool) -> list[Any]:
-    if pure:
-        return list(YAML(typ="safe", pure=True).compose_all(body))
+    if pure:  # ruamel's pure parser, reading as libyaml does (see pureyaml.py)
+        return pureyaml.compose_all(body)
     loader = _CLoader(body)
     docs: list[Any] = []
     while loader.check_node():
