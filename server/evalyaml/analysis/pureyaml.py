@@ -49,9 +49,10 @@ class _LibyamlScanner(Scanner):
         """libyaml's rule: a tab is whitespace in flow context and where no simple key may
         start; at the start of a block line it is an error (indentation)."""
         peek, forward = self.reader.peek, self.reader.forward
-        if self.reader.index == 0 and peek() == "\ufeff":
-            forward()
         while True:
+            if self.reader.column == 0 and peek() == "\ufeff":
+                forward()  # libyaml skips a byte-order mark at the start of any line,
+                self.reader.column += 1  # and counts it as a column (ruamel counts none)
             while peek() == " " or (peek() == "\t"
                                     and (self.flow_level or not self.allow_simple_key)):
                 forward()
@@ -63,7 +64,94 @@ class _LibyamlScanner(Scanner):
             if not self.flow_level:
                 self.allow_simple_key = True
 
-    def scan_anchor(self, TokenClass: Any) -> Any:  # noqa: N803 - ruamel's parameter name
+    def fetch_stream_end(self) -> None:
+        """libyaml ends the last line before the end of the stream, so a key still waiting
+        for its ':' there (`a: 1\n[` with no final newline) is an error, not a flow node."""
+        if self.reader.column != 0:
+            for key in self.possible_simple_keys.values():
+                if key.required:
+                    raise ScannerError("while scanning a simple key", key.mark,
+                                       "could not find expected ':'", self.reader.get_mark())
+        super().fetch_stream_end()
+
+    def scan_directive(self) -> Any:
+        token = super().scan_directive()
+        if token.name == "YAML" and tuple(token.value) not in ((1, 1), (1, 2)):
+            raise ScannerError(None, None, "found incompatible YAML document", token.start_mark)
+        return token
+
+    def scan_directive_name(self, start_mark: Any) -> Any:
+        """libyaml knows only %YAML and %TAG, and a name is letters, digits, '-' and '_'."""
+        peek, reader = self.reader.peek, self.reader
+        length = 0
+        while _ANCHOR_CHAR.match(peek(length)):
+            length += 1
+        if not length:
+            raise ScannerError("while scanning a directive", start_mark,
+                               "could not find expected directive name", reader.get_mark())
+        name = reader.prefix(length)
+        reader.forward(length)
+        if peek() not in _BLANK_OR_END:
+            raise ScannerError("while scanning a directive", start_mark,
+                               "found unexpected non-alphabetical character", reader.get_mark())
+        if name not in ("YAML", "TAG"):
+            raise ScannerError("while scanning a directive", start_mark,
+                               "found unknown directive name", reader.get_mark())
+        return name
+
+    def scan_block_scalar_indicators(self, start_mark: Any) -> Any:
+        """`|-2`, `>+`: libyaml lets the rest of the line follow at once (`>#note`), and the
+        ignored line below checks it; ruamel wants a space first."""
+        peek, reader = self.reader.peek, self.reader
+        chomping: bool | None = None
+        increment: int | None = None
+        for _ in range(2):
+            char = peek()
+            if char in "+-" and chomping is None:
+                chomping = char == "+"
+            elif char.isdigit() and char.isascii() and increment is None:
+                if char == "0":
+                    raise ScannerError("while scanning a block scalar", start_mark,
+                                       "found an indentation indicator equal to 0",
+                                       reader.get_mark())
+                increment = int(char)
+            else:
+                break
+            reader.forward()
+        return chomping, increment
+
+    def scan_block_scalar_ignored_line(self, start_mark: Any) -> Any:
+        """The rest of a block scalar's header line: blanks (tabs too), a comment, a break."""
+        peek, forward = self.reader.peek, self.reader.forward
+        while peek() in " \t":
+            forward()
+        if peek() == "#":
+            while peek() not in "\0" + _BREAKS:
+                forward()
+        if peek() not in "\0" + _BREAKS:
+            raise ScannerError("while scanning a block scalar", start_mark,
+                               "did not find expected comment or line break",
+                               self.reader.get_mark())
+        self.scan_line_break()
+        return None
+
+    def scan_block_scalar_indentation(self) -> Any:
+        """The leading blank lines of a block scalar; unlike ruamel, libyaml accepts one more
+        indented than the first text line, and keeps its extra spaces as text."""
+        peek, forward, reader = self.reader.peek, self.reader.forward, self.reader
+        chunks = []
+        max_indent = 0
+        end_mark = reader.get_mark()
+        while peek() in " " + _BREAKS:
+            if peek() != " ":
+                chunks.append(self.scan_line_break())
+                end_mark = reader.get_mark()
+            else:
+                forward()
+                max_indent = max(max_indent, reader.column)
+        return chunks, max_indent, end_mark
+
+    def scan_anchor(self, TokenClass: Any) -> Any:
         """An anchor or alias name as libyaml reads it: ASCII letters, digits, '-' and '_'
         only (ruamel takes `**/x` as an alias named `*/x`)."""
         peek, reader = self.reader.peek, self.reader
@@ -211,7 +299,8 @@ def tokens(text: str) -> Iterator[Any]:
 # ruamel's wording (a regex on the problem) -> libyaml's. Both parsers' errors then meet the same
 # friendly table in parse.py.
 _PROBLEMS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), s) for p, s in (
-    (r"^found character .* that cannot start any token", "found character that cannot start any token"),
+    (r"^found character .* that cannot start any token",
+     "found character that cannot start any token"),
     (r"^mapping keys are not allowed here", "mapping keys are not allowed in this context"),
     (r"^mapping values are not allowed here", "mapping values are not allowed in this context"),
     (r"^sequence entries are not allowed here",
@@ -239,6 +328,8 @@ _PROBLEMS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), s) fo
      "did not find expected <document start>"),
     (r"^found undefined tag handle", "found undefined tag handle"),
     (r"^found undefined alias", "found undefined alias"),
+    (r"^found duplicate YAML directive", "found duplicate %YAML directive"),
+    (r"^duplicate tag handle", "found duplicate %TAG directive"),
     (r"^expected the node content", "did not find expected node content"),
     (r"^expected ',' or '\]'", "did not find expected ',' or ']'"),
     (r"^expected ',' or '\}'", "did not find expected ',' or '}'"),
