@@ -51,6 +51,7 @@ _DEEP_BLOCK_AFTER_LF = re.compile(r"\n" + _INDENT_STEP + f"{{{MAX_DEPTH}}}")
 # The parser also starts lines after CR, and after NEL, LS and PS when they are not masked.
 _OTHER_BREAKS = "\r\x85\u2028\u2029"
 _DEEP_BLOCK_AFTER_OTHER = re.compile(f"[{_OTHER_BREAKS}]" + _INDENT_STEP + f"{{{MAX_DEPTH}}}")
+_ANCHOR_NAME = re.compile(r"&([^\s,\[\]{}]*)")
 _UNSAFE_TAG = re.compile(
     r"^tag:yaml\.org,2002:python/|^!!?python/|^tag:yaml\.org,2002:(?:set|omap|pairs)$"
 )
@@ -448,7 +449,9 @@ def _report_syntax(
             return offset, False
     context = (err.context or "").strip()
     if "duplicate anchor" in context:
-        anchor = context.split("duplicate anchor", 1)[1].split(";", 1)[0].strip(" '\"")
+        # libyaml's message names no anchor: read it where the second one is written.
+        written = _ANCHOR_NAME.match(text, offset)
+        anchor = written.group(1) if written else ""
         problem = f"anchor '&{anchor}' is defined twice; give the second one another name"
     message = next((nice for key, nice in _FRIENDLY if key in problem), problem)
     context_mark = err.context_mark

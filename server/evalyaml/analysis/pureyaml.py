@@ -23,9 +23,10 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from ruamel.yaml.composer import Composer
+from ruamel.yaml.composer import Composer, ComposerError
 from ruamel.yaml.docinfo import DocInfo
 from ruamel.yaml.error import MarkedYAMLError, StreamMark
+from ruamel.yaml.events import AliasEvent
 from ruamel.yaml.parser import Parser
 from ruamel.yaml.reader import Reader, ReaderError
 from ruamel.yaml.scanner import Scanner, ScannerError
@@ -33,7 +34,8 @@ from ruamel.yaml.tokens import ScalarToken
 
 from evalyaml.analysis.resolver import FastResolver
 
-PROCESSING_VERSION = (1, 1)
+_SCANNER_VERSION = (1, 1)  # libyaml scans as YAML 1.1 does (`a:b` in flow, `? ` keys); tags
+# still resolve as 1.2 (FastResolver), as for the C loader
 _BREAKS = "\r\n\x85\u2028\u2029"
 _DOCUMENT_MARKERS = ("---", "...")
 _BLANK_OR_END = " \t\0" + _BREAKS
@@ -63,6 +65,24 @@ class _LibyamlScanner(Scanner):
                 return
             if not self.flow_level:
                 self.allow_simple_key = True
+
+    def stale_possible_simple_keys(self) -> None:
+        """ruamel's rule (a key is one line of at most 1024 characters), run once per token
+        over every open flow level: written with locals, as deep `[[[[` makes it the hot loop
+        of the depth guard."""
+        reader = self.reader
+        line, index = reader.line, reader.index
+        keys = self.possible_simple_keys
+        for level in [level for level, key in keys.items()
+                      if key.line != line or index - key.index > 1024]:
+            key = keys.pop(level)
+            if key.required:
+                raise ScannerError("while scanning a simple key", key.mark,
+                                   "could not find expected ':'", reader.get_mark())
+
+    def next_possible_simple_key(self) -> Any:
+        keys = self.possible_simple_keys
+        return min(key.token_number for key in keys.values()) if keys else None
 
     def fetch_stream_end(self) -> None:
         """libyaml ends the last line before the end of the stream, so a key still waiting
@@ -253,7 +273,19 @@ class _LibyamlParser(Parser):
         return event
 
 
-class _PureLoader(Reader, _LibyamlScanner, _LibyamlParser, Composer, FastResolver):
+class _LibyamlComposer(Composer):
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        """An anchor defined twice is an error for libyaml, a warning for ruamel."""
+        event = self.parser.peek_event()
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None and not isinstance(event, AliasEvent) and anchor in self.anchors:
+            raise ComposerError("found duplicate anchor; first occurrence",
+                                self.anchors[anchor].start_mark, "second occurrence",
+                                event.start_mark)
+        return super().compose_node(parent, index)
+
+
+class _PureLoader(Reader, _LibyamlScanner, _LibyamlParser, _LibyamlComposer, FastResolver):
     """Composes nodes with the resolver the C loader uses; constructs nothing."""
 
     def __init__(self, stream: str) -> None:
@@ -265,19 +297,19 @@ class _PureLoader(Reader, _LibyamlScanner, _LibyamlParser, Composer, FastResolve
         Reader.__init__(self, stream, loader=self)
         _LibyamlScanner.__init__(self, loader=self)
         _LibyamlParser.__init__(self, loader=self)
-        Composer.__init__(self, loader=self)
+        _LibyamlComposer.__init__(self, loader=self)
         FastResolver.__init__(self, loadumper=self)
 
     @property
     def processing_version(self) -> Any:
-        return PROCESSING_VERSION
+        return _SCANNER_VERSION
 
 
 def compose_all(text: str) -> list[Any]:
     """Every document's node tree; errors carry libyaml's wording and marks."""
-    loader = _PureLoader(text)
     docs: list[Any] = []
     try:
+        loader = _PureLoader(text)  # the reader checks every character here
         while loader.check_node():
             docs.append(loader.get_node())
     except MarkedYAMLError as err:
@@ -289,11 +321,12 @@ def compose_all(text: str) -> list[Any]:
 
 def tokens(text: str) -> Iterator[Any]:
     """The scanner's tokens, for the depth guard; errors as `compose_all`'s."""
-    loader = _PureLoader(text)
     try:
-        yield from iter(loader.get_token, None)
+        yield from iter(_PureLoader(text).get_token, None)
     except MarkedYAMLError as err:
         raise as_libyaml(err) from None
+    except ReaderError as err:
+        raise as_libyaml_reader(err) from None
 
 
 # ruamel's wording (a regex on the problem) -> libyaml's. Both parsers' errors then meet the same
