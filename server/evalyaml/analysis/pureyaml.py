@@ -40,6 +40,7 @@ _BREAKS = "\r\n\x85\u2028\u2029"
 _DOCUMENT_MARKERS = ("---", "...")
 _BLANK_OR_END = " \t\0" + _BREAKS
 _ANCHOR_CHAR = re.compile(r"[0-9A-Za-z_-]")
+_URI_CHAR = re.compile(r"[0-9A-Za-z_\-;/?:@&=+$,.!~*'()\[\]%]")  # libyaml's, after a `!`
 _AFTER_ANCHOR = _BLANK_OR_END + "?:,]}%@`"
 _FLOW_ENDS_PLAIN = ",?[]{}"  # with ":", what ends a plain scalar inside [ ] or { }
 
@@ -157,7 +158,8 @@ class _LibyamlScanner(Scanner):
 
     def scan_block_scalar_indentation(self) -> Any:
         """The leading blank lines of a block scalar; unlike ruamel, libyaml accepts one more
-        indented than the first text line, and keeps its extra spaces as text."""
+        indented than the first text line (keeping its extra spaces as text) and refuses a tab
+        before the first text."""
         peek, forward, reader = self.reader.peek, self.reader.forward, self.reader
         chunks = []
         max_indent = 0
@@ -169,7 +171,23 @@ class _LibyamlScanner(Scanner):
             else:
                 forward()
                 max_indent = max(max_indent, reader.column)
+        if peek() == "\t":  # libyaml: a tab where the text's indentation is still unknown
+            raise ScannerError("while scanning a block scalar", None,
+                               "found a tab character where an indentation space is expected",
+                               reader.get_mark())
         return chunks, max_indent, end_mark
+
+    def scan_tag(self) -> Any:
+        """A bare `!` must be followed by a blank for libyaml (`!{`, `!#x` are errors there);
+        ruamel looks for a handle or a URI after it and words the error otherwise."""
+        after = self.reader.peek(1)
+        if after not in _BLANK_OR_END and after not in "!<" and not _URI_CHAR.match(after):
+            start_mark = self.reader.get_mark()
+            self.reader.forward()
+            raise ScannerError("while scanning a tag", start_mark,
+                               "did not find expected whitespace or line break",
+                               self.reader.get_mark())
+        return super().scan_tag()
 
     def scan_anchor(self, TokenClass: Any) -> Any:
         """An anchor or alias name as libyaml reads it: ASCII letters, digits, '-' and '_'
