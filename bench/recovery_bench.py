@@ -61,7 +61,7 @@ def whole_suite_latency(tests: int, runs: int = 5) -> tuple[float, float]:
     is parsed again)."""
     import statistics
 
-    from evalyaml.analysis.options import Options
+    from evalyaml.core.options import Options
     from evalyaml.dispatch import analyze_text
 
     parts = ["name: big-suite", "tests:"]

@@ -24,7 +24,7 @@ import time
 from datetime import date
 from pathlib import Path
 
-from evalyaml.analysis.kinds import FileKind
+from evalyaml.core.kinds import FileKind
 from evalyaml.workspace.index import Workspace
 
 TODAY = date(2026, 11, 21)

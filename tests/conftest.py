@@ -1,11 +1,11 @@
 """The registry of formats is imported before any test is collected: it adds every format's
-codes to the catalogue (`analysis.codes.register`), which tests parametrize over and which the
-contract's rules (still under `analysis/`) report into."""
+codes to the catalogue (`core.codes.register`), which tests parametrize over and which the
+contract's rules (`formats/contract/`) report into."""
 
 import pytest
 
 import evalyaml.formats  # noqa: F401
-from evalyaml.analysis.parse import c_parser_available
+from evalyaml.syntax.yaml.parse import c_parser_available
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from evalyaml.analysis.findings import Finding
-from evalyaml.analysis.kinds import FileKind
-from evalyaml.analysis.model import FileAnalysis
 from evalyaml.config import Config, find_root, load_config
+from evalyaml.core.findings import Finding
+from evalyaml.core.kinds import Kind
+from evalyaml.core.model import FileAnalysis
 from evalyaml.formats import format_of
 from evalyaml.parallel import case_mapper
 from evalyaml.workspace.index import Workspace, normalize
@@ -93,7 +93,7 @@ def check_paths(
     *,
     strict: bool | None = None,
     today: date | None = None,
-    force_kind: FileKind | None = None,
+    force_kind: Kind | None = None,
 ) -> CheckResult:
     result = CheckResult()
     groups = group_by_workspace(paths)

@@ -13,13 +13,15 @@ from datetime import date
 from pathlib import Path
 
 from evalyaml import __version__
-from evalyaml.analysis.kinds import FileKind
+from evalyaml.formats import FALLBACK
 
 # The checker, the renderers and the schemas are imported where they are used: an editor
-# starting `evalyaml lsp` should not wait for what only `evalyaml check` needs.
+# starting `evalyaml lsp` should not wait for what only `evalyaml check` needs (the formats it
+# needs too).
 
-_VALIDATE = {"validate-dataset": FileKind.DATASET, "validate-rubric": FileKind.RUBRIC,
-             "validate-judge": FileKind.JUDGE}
+# `validate-<kind>` and `schema <kind>` serve the kinds of the fallback format (the contract).
+_VALIDATE = {f"validate-{kind.value}": kind for kind in FALLBACK.kinds}
+_SCHEMA_KINDS = {kind.value: kind for kind in FALLBACK.kinds}
 
 
 def _date(text: str) -> date:
@@ -58,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
         _add_check_options(sub)
 
     schema = commands.add_parser("schema", help="print a JSON Schema")
-    schema.add_argument("kind", choices=[k.value for k in FileKind])
+    schema.add_argument("kind", choices=list(_SCHEMA_KINDS))
 
     lsp = commands.add_parser("lsp", help="run the language server (stdio by default)")
     lsp.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (default)")
@@ -102,18 +104,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "check" or args.command in _VALIDATE:
             return _check(args)
         if args.command == "schema":
-            from evalyaml.analysis.schemas import schema_text
+            from evalyaml.core.schemas import schema_text
 
-            sys.stdout.write(schema_text(FileKind(args.kind)))
+            sys.stdout.write(schema_text(_SCHEMA_KINDS[args.kind]))
             return 0
         if args.command == "lsp":
             from evalyaml.lsp.server import run
 
             return int(run(tcp=args.tcp, log_level=args.log_level))
         if args.command == "graph":
-            from evalyaml.workspace.graph import main as graph_main
-
-            return int(graph_main(args.paths, args.format))
+            return _graph(args.paths, args.format)
     except CheckError as err:
         print(f"evalyaml: {err}", file=sys.stderr)
         return 2
@@ -123,8 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from evalyaml.analysis.codes import Severity
     from evalyaml.checker import check_paths
+    from evalyaml.core.codes import Severity
     from evalyaml.report import RENDERERS
 
     result = check_paths(args.paths, strict=args.strict, today=args.today,
@@ -132,3 +132,22 @@ def _check(args: argparse.Namespace) -> int:
     sys.stdout.write(RENDERERS[args.format](result))
     has_error = any(f.severity is Severity.ERROR for _, f in result.all_findings())
     return 1 if has_error else 0
+
+
+def _graph(paths: list[Path], fmt: str) -> int:
+    """`evalyaml graph`: 0 on success, 2 (a `CheckError`) for a path that does not exist."""
+    from evalyaml.checker import group_by_workspace
+    from evalyaml.report import display_path
+    from evalyaml.workspace.graph import Graph, build_graph, to_dot, to_json
+    from evalyaml.workspace.index import Workspace
+
+    graph = Graph()
+    for root, asked in group_by_workspace(list(paths)).items():
+        workspace = Workspace([root], include_paths=asked)
+        workspace.index_all()
+        part = build_graph(workspace, workspace.included_files(), display_path)
+        for node in part.nodes.values():
+            graph.add(node)
+        graph.edges.extend(part.edges)
+    sys.stdout.write(to_json(graph) if fmt == "json" else to_dot(graph))
+    return 0

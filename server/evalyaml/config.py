@@ -16,11 +16,11 @@ from datetime import date
 from pathlib import Path
 from typing import Any, cast
 
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.suggest import did_you_mean
-from evalyaml.analysis.text import LineIndex, Span
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.options import Options
+from evalyaml.core.suggest import did_you_mean
 from evalyaml.formats import SUFFIXES
+from evalyaml.syntax.text import LineIndex, Span
 
 CONFIG_FILE = "evalyaml.toml"
 PYPROJECT = "pyproject.toml"

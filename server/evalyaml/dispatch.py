@@ -9,17 +9,15 @@ finding for a file nobody claimed. Everything else is the claiming format's.
 
 from __future__ import annotations
 
-from evalyaml.analysis.dataset import CaseCache, CaseMapper
-from evalyaml.analysis.findings import FindingSink
-from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import decode
-from evalyaml.analysis.text import Span
+from evalyaml.core.findings import FindingSink
+from evalyaml.core.incremental import CaseCache, CaseMapper
+from evalyaml.core.kinds import Kind
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
 from evalyaml.formats import FALLBACK, candidates, claim, format_of, near_miss
-from evalyaml.formats.base import Refusal
-
-HEAD_BYTES = 65536  # what detection reads of a file it cannot analyse whole
+from evalyaml.formats.base import HEAD_BYTES, Refusal
+from evalyaml.syntax.decode import decode
+from evalyaml.syntax.text import Span
 
 
 def analyze_bytes(data: bytes, path: str | None, options: Options, *, explicit: bool = False,

@@ -14,10 +14,10 @@ from typing import Any
 from urllib.parse import quote
 
 from evalyaml import __version__
-from evalyaml.analysis.codes import CODES, Severity
-from evalyaml.analysis.findings import Finding, Related
-from evalyaml.analysis.text import Span
 from evalyaml.checker import CheckResult
+from evalyaml.core.codes import CODES, Severity
+from evalyaml.core.findings import Finding, Related
+from evalyaml.syntax.text import Span
 
 
 def display_path(path: Path | str) -> str:

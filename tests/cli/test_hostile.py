@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.codes import CODE_PATTERN
+from evalyaml.core.codes import CODE_PATTERN
 
 TODAY = "2026-11-21"
 MODELINE = b"# yaml-language-server: $schema=https://evalyaml.dev/schemas/v1/dataset.schema.json\n"

@@ -46,7 +46,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from evalyaml.analysis.codes import CODE_PATTERN
+from evalyaml.core.codes import CODE_PATTERN
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _HEADER = re.compile(r"^\s*#!\s*(?P<key>[a-z_]+)\s*(?::\s*(?P<value>.*?))?\s*$")

@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.dataset import CaseCache
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.kinds import (
-    FileKind,
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.incremental import CaseCache
+from evalyaml.core.kinds import FileKind
+from evalyaml.core.options import Options
+from evalyaml.dispatch import analyze_bytes, analyze_text
+from evalyaml.formats.contract.detect import (
     NotOurs,
     detect_kind,
     folder_kind,
@@ -19,9 +21,7 @@ from evalyaml.analysis.kinds import (
     schema_kind,
     shape_kind,
 )
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import parse_text
-from evalyaml.dispatch import analyze_bytes, analyze_text
+from evalyaml.syntax.yaml.parse import parse_text
 
 TODAY = date(2026, 11, 21)
 OPTIONS = Options(today=TODAY)
@@ -159,14 +159,14 @@ def test_corpus_of_other_projects_eval_files_gets_no_finding() -> None:
         relative = path.relative_to(CORPUS).as_posix()
         analysis = analyze_bytes(path.read_bytes(), relative, OPTIONS, explicit=True)
         own = relative.startswith(  # each has its format's test_corpus in tests/formats/
-            ("agentv/", "agentv-head/", "apastra/", "every_eval_ever/"))
+            ("agentv/", "agentv-head/", "apastra/", "every_eval_ever/", "promptfoo/"))
         if analysis.findings and not own:
             noisy.append(f"{relative}: {analysis.kind} {rows(analysis.findings)[:3]}")
         if analysis.kind is not None and not own:
             claimed[relative] = analysis.kind.value
     assert noisy == []
     # Only the formats we serve claim files, and only their own (Padosoft's two real files;
-    # AgentV's, Apastra's and Every Eval Ever's are tested in tests/formats/).
+    # AgentV's, Apastra's, Every Eval Ever's and promptfoo's are tested in tests/formats/).
     assert claimed == {
         "padosoft-eval-harness/readme-extracted/eval/golden/factuality.yml": "Padosoft dataset",
         "padosoft-eval-harness/tests/Fixtures/calibration/judge-cases.v1.yaml":

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.codes import (
+from evalyaml.core.codes import (
     CODE_PATTERN,
     CODES,
     ENGINE_CODES,

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.codes import Severity
 from evalyaml.checker import check_paths
 from evalyaml.config import Config, find_root, load_config, parse_config
+from evalyaml.core.codes import Severity
 
 TODAY = date(2026, 11, 21)
 RUBRIC = 'id: r\nversion: "1.0.0"\nchecks: [{kind: php_lint}]\nscoring: {combine: all_pass}\n'

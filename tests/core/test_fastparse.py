@@ -19,14 +19,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalyaml.analysis import parse
-from evalyaml.analysis.fastparse import fast_parse
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.segments import split_dataset
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar
-from evalyaml.analysis.yamltree import Sequence as YamlSequence
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.options import Options
 from evalyaml.dispatch import analyze_text
+from evalyaml.syntax.decode import decode
+from evalyaml.syntax.tree import Mapping, Node, Scalar
+from evalyaml.syntax.tree import Sequence as YamlSequence
+from evalyaml.syntax.yaml import parse
+from evalyaml.syntax.yaml.fastparse import fast_parse
+from evalyaml.syntax.yaml.segments import split_dataset
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
@@ -373,7 +374,7 @@ def yaml_files() -> list[Path]:
 
 
 def texts_of(path: Path) -> Iterator[str]:
-    text, problem = parse.decode(path.read_bytes())
+    text, problem = decode(path.read_bytes())
     if problem is not None:
         return
     yield text

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.codes import CODES, CodeClass, Severity
-from evalyaml.analysis.findings import Finding
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.options import Options
+from evalyaml.core.codes import CODES, CodeClass, Severity
+from evalyaml.core.findings import Finding
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
 from evalyaml.dispatch import analyze_bytes, analyze_text
 
 from .annotations import Expected, Fixture, annotate, parse_fixture

@@ -10,24 +10,12 @@ import time
 
 import pytest
 
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.parse import (
-    MAX_DEPTH,
-    ParsedText,
-    c_parser_available,
-    decode,
-    parse_text,
-)
-from evalyaml.analysis.text import LineIndex, Position, Span
-from evalyaml.analysis.yamltree import (
-    Budget,
-    ExpansionLimit,
-    Mapping,
-    Node,
-    Scalar,
-    Sequence,
-    to_python,
-)
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.syntax.decode import decode
+from evalyaml.syntax.parsed import MAX_DEPTH, ParsedText
+from evalyaml.syntax.text import LineIndex, Position, Span
+from evalyaml.syntax.tree import Budget, ExpansionLimit, Mapping, Node, Scalar, Sequence, to_python
+from evalyaml.syntax.yaml.parse import c_parser_available, parse_text
 
 Quad = tuple[int, int, int, int]
 

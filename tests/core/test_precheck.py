@@ -12,9 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from evalyaml.analysis.kinds import FileKind
-from evalyaml.analysis.precheck import compile_precheck
-from evalyaml.analysis.schemas import precheck, subschema, validator
+from evalyaml.core.kinds import FileKind
+from evalyaml.core.precheck import compile_precheck
+from evalyaml.core.schemas import subschema
+from evalyaml.formats.contract.schemas import precheck, validator
 
 CASE_POINTER = "/$defs/case"
 

@@ -1,4 +1,4 @@
-"""The VS Code bundle's parser (ruamel's pure Python, `analysis/pureyaml.py`) against CI's
+"""The VS Code bundle's parser (ruamel's pure Python, `syntax/yaml/pureyaml.py`) against CI's
 (libyaml through ruamel.yaml.clib): the same findings at the same ranges, the same trees.
 
 Each text below once gave different results (found by comparing both parsers over the corpus,
@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from evalyaml.analysis.findings import FindingSink
-from evalyaml.analysis.parse import ParsedText, c_parser_available, parse_text
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.findings import FindingSink
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
+from evalyaml.syntax.yaml.parse import c_parser_available, parse_text
 
 needs_c = pytest.mark.skipif(not c_parser_available(), reason="ruamel.yaml.clib is not installed")
 

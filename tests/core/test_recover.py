@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.parse import parse_text
-from evalyaml.analysis.text import Position, Span
-from evalyaml.analysis.yamltree import Mapping, Scalar, Sequence
+from evalyaml.core.findings import Finding, FindingSink
 from evalyaml.syntax.json import parse_json
 from evalyaml.syntax.jsonl import parse_jsonl
+from evalyaml.syntax.text import Position, Span
+from evalyaml.syntax.tree import Mapping, Scalar, Sequence
+from evalyaml.syntax.yaml.parse import parse_text
 
 
 def recovered(text: str) -> tuple[list[tuple[int, int]], list[Finding], Mapping]:

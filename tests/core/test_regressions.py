@@ -6,10 +6,10 @@ import time
 from datetime import date
 from pathlib import Path
 
-from evalyaml.analysis.dataset import CaseCache
-from evalyaml.analysis.options import Options
 from evalyaml.checker import check_paths
 from evalyaml.config import parse_config
+from evalyaml.core.incremental import CaseCache
+from evalyaml.core.options import Options
 from evalyaml.dispatch import analyze_text
 
 TODAY = date(2026, 11, 21)

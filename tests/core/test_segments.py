@@ -14,12 +14,15 @@ from hypothesis import strategies as st
 from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.resolver import Resolver
 
-from evalyaml.analysis.dataset import CaseCache, analyze_dataset, analyze_dataset_whole
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import parse_text
-from evalyaml.analysis.resolver import FastResolver
-from evalyaml.analysis.segments import (
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.incremental import CaseCache
+from evalyaml.core.options import Options
+from evalyaml.dispatch import analyze_text
+from evalyaml.formats.contract.dataset import analyze_dataset, analyze_dataset_whole
+from evalyaml.syntax.tree import Mapping
+from evalyaml.syntax.yaml.parse import parse_text
+from evalyaml.syntax.yaml.resolver import FastResolver
+from evalyaml.syntax.yaml.segments import (
     changed_region,
     has_questions_line,
     has_root_schema_key,
@@ -27,8 +30,6 @@ from evalyaml.analysis.segments import (
     split_after_edit,
     split_dataset,
 )
-from evalyaml.analysis.yamltree import Mapping
-from evalyaml.dispatch import analyze_text
 
 OPTIONS = Options(today=date(2026, 11, 21))
 

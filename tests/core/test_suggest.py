@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evalyaml.analysis.suggest import best, best_value, did_you_mean, edit_distance, rank
+from evalyaml.core.suggest import best, best_value, did_you_mean, edit_distance, rank
 
 CASE_KEYS = ["id", "input", "criteria", "expected", "expected_facts", "expected_tools",
              "rubric_ref", "bundle"]

@@ -9,8 +9,8 @@ from datetime import date
 
 import pytest
 
-from evalyaml.analysis.kinds import FileKind
-from evalyaml.analysis.options import Options
+from evalyaml.core.kinds import FileKind
+from evalyaml.core.options import Options
 from evalyaml.dispatch import analyze_text
 from evalyaml.formats import FORMATS
 from evalyaml.formats.padosoft import kinds as padosoft

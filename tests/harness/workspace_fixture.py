@@ -48,7 +48,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from evalyaml.analysis.codes import CODE_PATTERN
+from evalyaml.core.codes import CODE_PATTERN
 
 _FILE = re.compile(r"^//-\s+(?P<path>\S+)\s*$")
 _HEADER = re.compile(r"^#!\s*(?P<key>[a-z_]+)\s*(?::\s*(?P<value>.*?))?\s*$")

@@ -353,7 +353,7 @@ def test_a_hundred_thousand_files(tmp_path: Path) -> None:
 
 def _own(path: Path, text: str) -> list[Any]:
     """The file's own findings (before the index is in, the server gives only these)."""
-    from evalyaml.analysis.options import Options
+    from evalyaml.core.options import Options
     from evalyaml.dispatch import analyze_text
 
     return sorted(analyze_text(text, str(path), Options(today=date.fromisoformat(TODAY)))

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.text import Position, Span
+from evalyaml.core.kinds import Kind
+from evalyaml.core.model import FileAnalysis
 from evalyaml.ide.lookup import file_kind
 from evalyaml.ide.source import Text
+from evalyaml.syntax.text import Position, Span
 from evalyaml.workspace.index import Workspace, normalize
 
 TODAY = date(2026, 11, 21)

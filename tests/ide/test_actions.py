@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from tests.ide.conftest import Folder, source, span
 
-from evalyaml.analysis.findings import Fix, TextEdit
-from evalyaml.analysis.text import Position, Span
+from evalyaml.core.findings import Fix, TextEdit
 from evalyaml.ide.actions import ActionKind, CodeAction, code_actions
+from evalyaml.syntax.text import Position, Span
 from evalyaml.workspace.index import normalize
 
 RUBRIC = """\

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.ide.conftest import RUBRIC, Folder, span
 
-from evalyaml.analysis.kinds import FileKind, Kind
+from evalyaml.core.kinds import FileKind, Kind
 from evalyaml.ide.completion import Completion, CompletionKind, Request, complete, context_for
 from evalyaml.ide.source import Text
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.ide.conftest import EXAMPLES, RUBRIC, TODAY, Folder, at, source, span
 
-from evalyaml.analysis.kinds import FileKind
+from evalyaml.core.kinds import FileKind
 from evalyaml.ide.hover import HoverInfo, hover
 from evalyaml.workspace.index import Workspace
 

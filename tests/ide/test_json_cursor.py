@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.text import Position
 from evalyaml.formats.eee import AGGREGATE, SAMPLES
 from evalyaml.ide import json_features
 from evalyaml.ide.context import ITEM
 from evalyaml.ide.json_cursor import Slot, cursor_at
 from evalyaml.ide.source import Text
+from evalyaml.syntax.text import Position
 
 ROWS = Path("data/c/d/m/0b6f4d2a-8c1e-4f3a-9d5b-2e7c6a1f0b3d_samples.jsonl")
 AGG = Path("data/c/d/m/0b6f4d2a-8c1e-4f3a-9d5b-2e7c6a1f0b3d.json")

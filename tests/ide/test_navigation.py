@@ -6,8 +6,7 @@ from pathlib import Path
 
 from tests.ide.conftest import EXAMPLES, RUBRIC, Folder, at, source, span
 
-from evalyaml.analysis.kinds import FileKind
-from evalyaml.analysis.text import Position, Span
+from evalyaml.core.kinds import FileKind
 from evalyaml.ide.navigation import (
     Lens,
     Link,
@@ -25,6 +24,7 @@ from evalyaml.ide.navigation import (
     rename_target,
     workspace_symbols,
 )
+from evalyaml.syntax.text import Position, Span
 from evalyaml.workspace.index import Workspace, normalize
 
 DATASET = """\

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from tests.ide.conftest import TODAY, Folder, at, source, span
 
-from evalyaml.analysis.kinds import FileKind
-from evalyaml.analysis.text import Position, Span
+from evalyaml.core.kinds import FileKind
 from evalyaml.ide.completion import Request, complete, context_for
 from evalyaml.ide.hover import hover
 from evalyaml.ide.navigation import NavTarget, Symbol, SymbolKind, definition, document_symbols
 from evalyaml.ide.source import Text
+from evalyaml.syntax.text import Position, Span
 from evalyaml.workspace.index import normalize
 
 BROKEN_RUBRIC = """\

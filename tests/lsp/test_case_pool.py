@@ -9,8 +9,8 @@ from datetime import date
 
 import pytest
 
-from evalyaml.analysis.dataset import analyze_case_texts
-from evalyaml.analysis.options import Options
+from evalyaml.core.options import Options
+from evalyaml.formats.contract.dataset import analyze_case_texts
 from evalyaml.parallel import PARALLEL_FROM, CasePool
 
 OPTIONS = Options(today=date(2026, 11, 21))

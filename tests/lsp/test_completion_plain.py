@@ -6,7 +6,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from evalyaml.analysis.kinds import FileKind
+from evalyaml.core.kinds import FileKind
 from evalyaml.lsp.documents import Document
 from evalyaml.lsp.features import completion
 from evalyaml.lsp.index import EditorWorkspace

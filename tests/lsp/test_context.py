@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from evalyaml.analysis.text import LineIndex
-from evalyaml.ide.context import ITEM, Outline, Reader, context_at
+from evalyaml.ide.context import ITEM, Reader, context_at
+from evalyaml.ide.outline import Outline
+from evalyaml.syntax.text import LineIndex
 
 CURSOR = "‸"
 

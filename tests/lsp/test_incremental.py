@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 
-from evalyaml.analysis.dataset import CaseCache
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.options import Options
+from evalyaml.core.incremental import CaseCache
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
 from evalyaml.dispatch import analyze_text
 from evalyaml.lsp.documents import Document, apply_changes
 from evalyaml.lsp.positions import Encoding, PositionMapper

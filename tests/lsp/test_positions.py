@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 
-from evalyaml.analysis.text import LineIndex, Position
 from evalyaml.lsp.documents import Document, _spliced, apply_changes
 from evalyaml.lsp.positions import Encoding, PositionMapper, choose_encoding, from_units, to_units
+from evalyaml.syntax.text import LineIndex, Position
 
 ALPHABET = st.sampled_from([*"ab :-\t#", "😀", "日", "本", "é", "\r\n", "\n", "\r", "𝄞"])
 TEXT = st.lists(ALPHABET, max_size=60).map("".join)
@@ -83,7 +83,7 @@ def test_incremental_changes_match_a_fresh_text(text: str, new: str, encoding: E
                             2, encoding)
     assert changed.text == expected
     assert changed.lines._starts == LineIndex(expected)._starts
-    from evalyaml.ide.context import Outline
+    from evalyaml.ide.outline import Outline
 
     assert changed.outline.rows == Outline.build(LineIndex(expected)).rows
 

@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 
-from evalyaml.analysis.codes import Severity
-from evalyaml.analysis.findings import Finding, Related
-from evalyaml.analysis.text import Position, Span
+from evalyaml.core.codes import Severity
+from evalyaml.core.findings import Finding, Related
 from evalyaml.lsp import convert, publish
 from evalyaml.lsp.positions import Encoding, PositionMapper
 from evalyaml.lsp.session import EvalServer
+from evalyaml.syntax.text import Position, Span
 
 TEXT = "name: x\nquestions:\n  - id: 😀é日本 \"q\"\n    input: a\tb\r\n  - id: b\n"
 OTHER = "id: 日本😀\nversion: 1\n"

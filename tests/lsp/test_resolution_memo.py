@@ -9,9 +9,10 @@ from pathlib import Path
 
 from tests.workspace.wshelpers import TODAY, dataset
 
-from evalyaml.lsp.index import RESOLVED_SLACK, EditorWorkspace
+from evalyaml.lsp.index import EditorWorkspace
 from evalyaml.lsp.settings import Settings
 from evalyaml.workspace.index import Workspace, normalize
+from evalyaml.workspace.symbols import RESOLVED_SLACK
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -33,7 +34,8 @@ def test_typing_thousands_of_references_keeps_the_memo_bounded(tmp_path: Path) -
         typed += str(keystroke % 10)
         editor.set_text(path, dataset(f"rubric/factuality_{typed}@1.2", "rubric/factuality@1.2"))
         editor.findings(path)
-        assert len(editor._resolved) <= RESOLVED_SLACK + 2 * len(editor._referrers) + 1
+        memo = editor.symbols
+        assert len(memo.resolved) <= RESOLVED_SLACK + 2 * len(memo.referrers) + 1
     final = dataset(f"rubric/factuality_{typed}@1.2", "rubric/factuality@1.2",
                     "rubric/support_quality@1.0.0")
     editor.set_text(path, final)

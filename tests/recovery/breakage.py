@@ -30,9 +30,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evalyaml.analysis.codes import CODES, Scope
-from evalyaml.analysis.findings import Finding
-from evalyaml.analysis.suggest import rank
+from evalyaml.core.codes import CODES, Scope
+from evalyaml.core.findings import Finding
+from evalyaml.core.suggest import rank
 from evalyaml.workspace.index import Workspace
 
 REPO = Path(__file__).resolve().parents[2]

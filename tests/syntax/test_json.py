@@ -18,19 +18,11 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.parse import MAX_DEPTH
-from evalyaml.analysis.text import LineIndex, Position, Span
-from evalyaml.analysis.yamltree import (
-    Budget,
-    Mapping,
-    Node,
-    PyValue,
-    Scalar,
-    Sequence,
-    to_python,
-)
+from evalyaml.core.findings import Finding, FindingSink
 from evalyaml.syntax.json import parse_json, read_json
+from evalyaml.syntax.parsed import MAX_DEPTH
+from evalyaml.syntax.text import LineIndex, Position, Span
+from evalyaml.syntax.tree import Budget, Mapping, Node, PyValue, Scalar, Sequence, to_python
 
 JSON_CODES = {"EY105", "EY110", "EY111", "EY112", "EY113"}
 

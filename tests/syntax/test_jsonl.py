@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.syntax.test_json import JSON_CODES, JSON_VALUES, collector_paused, same
 
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.text import Position, Span
-from evalyaml.analysis.yamltree import Budget, Mapping, to_python
+from evalyaml.core.findings import Finding, FindingSink
 from evalyaml.syntax.json import parse_json
 from evalyaml.syntax.jsonl import JsonlDoc, RowTree, parse_jsonl, require_objects
 from evalyaml.syntax.lines import LineCache
+from evalyaml.syntax.text import Position, Span
+from evalyaml.syntax.tree import Budget, Mapping, to_python
 
 
 def parse(text: str, cache: LineCache[RowTree] | None = None, *, strict: bool = False

@@ -6,9 +6,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.text import Position, Span
+from evalyaml.core.findings import Finding, FindingSink
 from evalyaml.syntax.lines import LineCache, LineResult, analyze_lines
+from evalyaml.syntax.text import Position, Span
 
 
 def _row(text: str) -> LineResult[str]:

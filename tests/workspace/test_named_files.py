@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from wshelpers import TODAY
 
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.text import Position, Span
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
 from evalyaml.formats import padosoft
 from evalyaml.formats.base import NamedFiles
+from evalyaml.syntax.text import Position, Span
 from evalyaml.workspace.index import Workspace
 from evalyaml.workspace.named import RecordingFiles
 

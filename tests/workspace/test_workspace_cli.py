@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from wshelpers import Tree, dataset, judge, rubric
 
-from evalyaml.analysis.codes import CODE_PATTERN
 from evalyaml.checker import check_paths, workspace_root
 from evalyaml.cli import main
+from evalyaml.core.codes import CODE_PATTERN
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 TODAY = date(2026, 11, 21)
@@ -138,7 +138,7 @@ def test_without_config_a_conventional_folder_resolves_against_its_siblings(
 
 
 def test_validate_forces_the_kind_and_still_resolves(tree: Tree) -> None:
-    from evalyaml.analysis.kinds import FileKind
+    from evalyaml.core.kinds import FileKind
 
     path = tree.write("odd/thing.yaml", rubric("thing", judge="judge/j@1"))
     tree.write("judges/j.yaml", judge("j"))

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from wshelpers import Tree, codes, dataset, judge, only, rubric
 
-from evalyaml.analysis.codes import Severity
-from evalyaml.analysis.text import Position, Span
+from evalyaml.core.codes import Severity
+from evalyaml.syntax.text import Position, Span
 
 
 def span(line: int, start: int, end: int) -> Span:

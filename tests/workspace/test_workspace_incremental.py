@@ -6,7 +6,7 @@ from pathlib import Path
 
 from wshelpers import Tree, codes, dataset, judge, rubric
 
-from evalyaml.analysis.kinds import FileKind
+from evalyaml.core.kinds import FileKind
 from evalyaml.workspace.index import Workspace
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from wshelpers import TODAY, dataset, judge, rubric
 
-from evalyaml.analysis.findings import Finding
+from evalyaml.core.findings import Finding
 from evalyaml.workspace.index import Workspace
 
 RUBRIC_IDS = ["alpha", "beta", "gamma", "delta"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from wshelpers import Tree, codes, dataset, only, rubric
 
-from evalyaml.analysis.references import parse_pin
+from evalyaml.formats.contract.references import parse_pin
 from evalyaml.workspace.resolve import match_pin, newer_than, newest_first
 
 VERSIONS = ["1.0.0", "1.1.3", "1.2.0-beta", "2.0.0"]
@@ -91,7 +91,7 @@ def test_newer_message_names_the_version(tree: Tree) -> None:
 
 def test_definitions_of_newest_first(tree: Tree) -> None:
     _workspace(tree)
-    from evalyaml.analysis.kinds import FileKind
+    from evalyaml.core.kinds import FileKind
 
     versions = [d.version for _, d in tree.workspace().definitions_of(FileKind.RUBRIC, "quality")]
     assert versions == ["2.0.0", "1.2.0-beta", "1.1.3", "1.0.0"]

@@ -6,7 +6,7 @@ import textwrap
 from datetime import date
 from pathlib import Path
 
-from evalyaml.analysis.findings import Finding
+from evalyaml.core.findings import Finding
 from evalyaml.workspace.index import Workspace
 
 TODAY = date(2026, 11, 21)

@@ -22,13 +22,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 if TYPE_CHECKING:
-    from evalyaml.analysis.codes import Code
-    from evalyaml.analysis.dataset import CaseCache, CaseMapper
-    from evalyaml.analysis.findings import Finding
-    from evalyaml.analysis.kinds import Kind
-    from evalyaml.analysis.model import Definition, FileAnalysis
-    from evalyaml.analysis.options import Options
-    from evalyaml.analysis.text import Span
+    from evalyaml.core.codes import Code
+    from evalyaml.core.findings import Finding
+    from evalyaml.core.incremental import CaseCache, CaseMapper
+    from evalyaml.core.kinds import Kind
+    from evalyaml.core.model import Definition, FileAnalysis, Reference
+    from evalyaml.core.options import Options
+    from evalyaml.syntax.text import Span
+
+
+HEAD_BYTES = 65536
+"""What detection reads of a file it cannot analyse whole (over the size limit, undecodable),
+and the window a near miss is looked for in."""
 
 
 class Tier(IntEnum):
@@ -112,6 +117,24 @@ class Tip:
 
 
 @dataclass(frozen=True, slots=True)
+class SchemaUnion:
+    """A `$ref` in a kind's schema to a union of closed objects chosen by one key's value (a
+    rubric check's `kind`): completion and hover resolve it by that value when it is written,
+    and otherwise look a key up in every member. A member's schema is `member_pointer` with its
+    name; `base_pointer` is what every member shares (offered while the value is unknown)."""
+
+    kind: Kind  # whose schema holds the members
+    ref: str  # "#/$defs/check"
+    members: tuple[str, ...]
+    member_pointer: str  # "/$defs/check_{}"
+    base_pointer: str  # "/$defs/check_base"
+
+
+ReadReference = Callable[[str, "Kind", "list[Any]", "Span"], "tuple[Reference, Span | None]"]
+"""(raw text, target kind, cursor path, span of the text) -> the reference and its id's span."""
+
+
+@dataclass(frozen=True, slots=True)
 class FormatIde:
     """What the generic editor features need from a format, as data.
 
@@ -137,6 +160,16 @@ class FormatIde:
     # Values a schema cannot enumerate (a pattern of alternatives), per kind and JSON path.
     values: Mapping[tuple[str, tuple[str, ...]], tuple[KeyDoc, ...]] = field(
         default_factory=dict)
+    # Variables a template string may name inside `{{ }}`, per kind and JSON path of the string
+    # (a judge's `template`): completion offers them there, hover documents them.
+    template_variables: Mapping[tuple[str, tuple[str, ...]], tuple[KeyDoc, ...]] = field(
+        default_factory=dict)
+    # Keys whose value names another file by id wherever they are written in a YAML file
+    # ("rubric_ref" -> rubric), and how such a value is read at the cursor (`ReadReference`).
+    reference_keys: Mapping[str, Kind] = field(default_factory=dict)
+    read_reference: ReadReference | None = None
+    # Unions in the format's schemas resolved by a key's value (see `SchemaUnion`).
+    unions: tuple[SchemaUnion, ...] = ()
 
 
 class NamedFiles(Protocol):
@@ -217,7 +250,7 @@ class Format(Protocol):
         the workspace. Never raises. `kind` is the claim's; it is None only for the fallback
         format (the first of `FORMATS`), offered a YAML file nobody claimed. `forced`: the user
         asked for this kind (`evalyaml validate-dataset`), whatever the file looks like. `cache`
-        and `mapper` serve formats that split a large file into items (see `analysis.dataset`)."""
+        and `mapper` serve formats that split a large file into items (see `core.incremental`)."""
 
     def cross_check(self, path: Path, analysis: FileAnalysis, files: NamedFiles,
                     options: Options) -> Iterable[Finding]:
@@ -225,3 +258,24 @@ class Format(Protocol):
         samples file, a digest over a dataset's lines), beyond the engine's id rules. Run with
         the cross-file rules and cached like them; re-run whenever a file it read changes.
         Never raises. Most formats return ()."""
+
+    def analyze_stream(self, stream: BinaryIO, path: str | None, kind: Kind | None,
+                       options: Options) -> FileAnalysis | None:
+        """A file over the size limit, read as a stream in bounded memory (line files such as
+        an Every Eval Ever samples file); None: the engine reports EY107 as for any format."""
+
+
+class FormatBase:
+    """The defaults of `Format`'s optional hooks: a format's class inherits them and overrides
+    the ones it has, so every hook the engine calls is declared here and in `Format`."""
+
+    def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
+        return None
+
+    def cross_check(self, path: Path, analysis: FileAnalysis, files: NamedFiles,
+                    options: Options) -> Iterable[Finding]:
+        return ()  # its cross-file rules are the engine's, by id
+
+    def analyze_stream(self, stream: BinaryIO, path: str | None, kind: Kind | None,
+                       options: Options) -> FileAnalysis | None:
+        return None

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from evalyaml.analysis.findings import Finding, Fix, TextEdit
-from evalyaml.analysis.text import LineIndex, Position, Span
+from evalyaml.core.findings import Finding, Fix, TextEdit
 from evalyaml.ide.context import shape
+from evalyaml.syntax.text import LineIndex, Position, Span
 
 
 def _overlaps(a: Span, b: Span) -> bool:

@@ -8,9 +8,9 @@ prompt) answers first (`FormatIde.offers`); otherwise JSON is completed from its
 
 from __future__ import annotations
 
-from evalyaml.analysis.text import Position
 from evalyaml.ide import json_features
 from evalyaml.ide.completion import Completion, Request, complete, context_for, format_offers
+from evalyaml.syntax.text import Position
 
 
 def complete_at(req: Request, column: int) -> list[Completion]:

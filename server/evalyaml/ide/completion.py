@@ -25,19 +25,15 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from evalyaml.analysis.judge import TEMPLATE_VARIABLES
-from evalyaml.analysis.kinds import FileKind, FormatKind, Kind
-from evalyaml.analysis.schemas import CHECK_KINDS, check_schema
-from evalyaml.analysis.text import Position, Span
+from evalyaml.core.kinds import FileKind, FormatKind, Kind
 from evalyaml.formats import format_of
 from evalyaml.formats.base import Cursor, KeyDoc
-from evalyaml.ide import schema_nav
+from evalyaml.ide import lookup, schema_nav
 from evalyaml.ide.context import ITEM, Context, Reader
-from evalyaml.ide.describe import TEMPLATE_DOCS, describe_definition
+from evalyaml.ide.describe import describe_definition, template_variables
 from evalyaml.ide.source import Source
+from evalyaml.syntax.text import Position, Span
 from evalyaml.workspace.index import Workspace, normalize
-
-REFERENCE_KEYS = {"rubric_ref": FileKind.RUBRIC, "judge_prompt_ref": FileKind.JUDGE}
 
 
 class CompletionKind(Enum):
@@ -102,9 +98,8 @@ def complete(req: Request, ctx: Context) -> list[Completion]:
     if req.kind.schema_file is None:
         return []  # only its format's own offers (`format_offers`)
     if ctx.in_block_scalar:
-        if req.kind is FileKind.JUDGE and ctx.path == ["template"]:
-            return _template_variables(req, ctx)
-        return []
+        variables = template_variables(req.kind, ctx.path)
+        return _template_variables(req, ctx, variables) if variables else []
     if ctx.in_key:
         if isinstance(req.kind, FormatKind) and ctx.path and ctx.path[-1] is ITEM:
             # A bare list item: a value where the format names other files by id.
@@ -266,8 +261,8 @@ def _values(req: Request, ctx: Context) -> list[Completion]:
         return []
     parent_path = ctx.path[:-1]
     check_kind = _check_kind_of(ctx)
-    if key in REFERENCE_KEYS:
-        return _references(req, ctx, REFERENCE_KEYS[key])
+    if key in lookup.reference_keys():
+        return _references(req, ctx, lookup.reference_keys()[key])
     if isinstance(req.kind, FormatKind):
         by_format = _format_values(req, ctx)
         if by_format is not None:
@@ -363,8 +358,9 @@ def _check_kinds(req: Request, ctx: Context) -> list[Completion]:
     eol = "\r\n" if "\r\n" in req.doc.text else "\n"
     indent = " " * ctx.key_col
     items: list[Completion] = []
-    for index, name in enumerate(CHECK_KINDS):
-        kind_schema = check_schema(name) or {}
+    union = schema_nav.union()
+    for index, name in enumerate(union.members if union else ()):
+        kind_schema = schema_nav.check_schema(name) or {}
         fields = [f for f in _KIND_FIELDS.get(name, []) if f[0] not in ctx.siblings]
         if req.snippets:
             text = lead + _escape(name) + "".join(
@@ -405,7 +401,7 @@ def _bundles(req: Request, ctx: Context, node: dict[str, Any]) -> list[Completio
 
 
 # -------------------------------------------------------------------------------- references
-def _references(req: Request, ctx: Context, target: FileKind) -> list[Completion]:
+def _references(req: Request, ctx: Context, target: Kind) -> list[Completion]:
     typed = ctx.prefix
     lead = _lead(req, ctx)
     rng = _range(req, ctx.start_col, ctx.end_col)
@@ -453,7 +449,8 @@ def _references(req: Request, ctx: Context, target: FileKind) -> list[Completion
 
 
 # -------------------------------------------------------------------------------- templates
-def _template_variables(req: Request, ctx: Context) -> list[Completion]:
+def _template_variables(req: Request, ctx: Context, variables: tuple[KeyDoc, ...]
+                        ) -> list[Completion]:
     line = req.doc.lines.line_text(req.line)
     before = line[:ctx.start_col]
     opened = before.rfind("{{")
@@ -466,12 +463,12 @@ def _template_variables(req: Request, ctx: Context) -> list[Completion]:
     closes = after.lstrip(" ").startswith("}}")
     spaced = between.startswith(" ")
     return [Completion(
-        label=name,
+        label=variable.name,
         kind=CompletionKind.VARIABLE,
         detail="template variable",
-        documentation=_doc(TEMPLATE_DOCS.get(name, "")),
+        documentation=_doc(variable.doc),
         sort_text=f"{index:02d}",
-        filter_text=name,
+        filter_text=variable.name,
         span=_range(req, ctx.start_col, ctx.end_col),
-        new_text=name + ("" if closes else (" }}" if spaced else "}}")),
-    ) for index, name in enumerate(TEMPLATE_VARIABLES)]
+        new_text=variable.name + ("" if closes else (" }}" if spaced else "}}")),
+    ) for index, variable in enumerate(variables)]

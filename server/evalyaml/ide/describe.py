@@ -1,20 +1,22 @@
-"""Markdown about the things the features show: a rubric or judge, a template variable."""
+"""Markdown about the things the features show: a rubric or judge."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from evalyaml.analysis.kinds import FileKind
-from evalyaml.analysis.model import Definition
+from evalyaml.core.kinds import FileKind, Kind
+from evalyaml.core.model import Definition
+from evalyaml.formats import format_of
+from evalyaml.formats.base import KeyDoc
+from evalyaml.ide.context import ITEM, PathPart
 from evalyaml.ide.lookup import relative
 
-TEMPLATE_DOCS = {
-    "input": "The case's `input`: the prompt or question sent to the system under test.",
-    "output": "The answer being judged: what the system under test replied.",
-    "expected": "The case's expected answer (`expected`), for reference-based judging.",
-    "context": "Supplied or retrieved context (documents, tool results) the answer may use.",
-}
+
+def template_variables(kind: Kind, path: list[PathPart]) -> tuple[KeyDoc, ...]:
+    """The variables a template string at `path` may name (`FormatIde.template_variables`)."""
+    where = tuple("*" if part is ITEM else str(part) for part in path)
+    return format_of(kind).ide.template_variables.get((kind.value, where), ())
 
 
 def describe_definition(path: Path | None, definition: Definition, root: Path | None,

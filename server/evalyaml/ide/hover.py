@@ -7,17 +7,15 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from evalyaml.analysis.judge import TEMPLATE_VARIABLES
-from evalyaml.analysis.kinds import FileKind, FormatKind, Kind
-from evalyaml.analysis.schemas import check_schema
-from evalyaml.analysis.text import Position, Span
+from evalyaml.core.kinds import FormatKind, Kind
 from evalyaml.formats import format_of
 from evalyaml.formats.base import Cursor
 from evalyaml.ide import json_features, lookup, schema_nav
 from evalyaml.ide.context import ITEM, Context, PathPart
-from evalyaml.ide.describe import TEMPLATE_DOCS, describe_definition
+from evalyaml.ide.describe import describe_definition, template_variables
 from evalyaml.ide.items import HoverInfo
 from evalyaml.ide.source import Source
+from evalyaml.syntax.text import Position, Span
 from evalyaml.workspace.index import Workspace, normalize
 from evalyaml.workspace.named import RecordingFiles
 from evalyaml.workspace.resolve import Status
@@ -47,14 +45,13 @@ def hover(doc: Source, kind: Kind, pos: Position, *, workspace: Workspace,
         return None
     line = doc.lines.line_text(pos.line)
     if ctx.in_block_scalar:
-        if kind is FileKind.JUDGE and ctx.path == ["template"]:
-            for match in _VARIABLE.finditer(line):
-                if match.start() <= pos.character <= match.end():
-                    name = match.group(1).split(".", 1)[0]
-                    if name in TEMPLATE_VARIABLES:
-                        text = f"**`{{{{ {name} }}}}`** · template variable\n\n" \
-                            f"{TEMPLATE_DOCS[name]}"
-                        return _hover(text, pos.line, match.start(), match.end())
+        variables = {v.name: v.doc for v in template_variables(kind, ctx.path)}
+        for match in _VARIABLE.finditer(line) if variables else ():
+            if match.start() <= pos.character <= match.end():
+                name = match.group(1).split(".", 1)[0]
+                if name in variables:
+                    text = f"**`{{{{ {name} }}}}`** · template variable\n\n{variables[name]}"
+                    return _hover(text, pos.line, match.start(), match.end())
         return None
     if ctx.in_value:
         return _value_hover(doc, kind, ctx, pos, workspace=workspace, today=today)
@@ -159,7 +156,7 @@ def _value_hover(doc: Source, kind: Kind, ctx: Context, pos: Position, *,
     value = line[ctx.start_col:ctx.end_col]
     if not isinstance(key, str) or not value:
         return None
-    if key in lookup.REFERENCE_KEYS:
+    if key in lookup.reference_keys():
         found = lookup.reference_at(doc, pos)
         if found is None:
             return None
@@ -184,7 +181,7 @@ def _value_hover(doc: Source, kind: Kind, ctx: Context, pos: Position, *,
     if parent is None:
         return None
     if parent.is_check and key == "kind":
-        kind_schema = check_schema(value)
+        kind_schema = schema_nav.check_schema(value)
         if kind_schema is None:
             return _hover(f"`{value}`: not a built-in check kind (another module may provide "
                           "it)", pos.line, ctx.start_col, ctx.end_col)

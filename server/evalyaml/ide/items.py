@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from evalyaml.analysis.text import Span
+from evalyaml.syntax.text import Span
 
 
 @dataclass(frozen=True, slots=True)

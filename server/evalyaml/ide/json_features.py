@@ -17,15 +17,15 @@ import json
 from pathlib import PurePath
 from typing import Any
 
-from evalyaml.analysis.kinds import FormatKind, Kind
-from evalyaml.analysis.schemas import schema as shipped_schema
-from evalyaml.analysis.text import Position, Span
+from evalyaml.core.kinds import FormatKind, Kind
+from evalyaml.core.schemas import schema as shipped_schema
 from evalyaml.formats import format_of
 from evalyaml.ide.completion import Completion, CompletionKind
 from evalyaml.ide.context import ITEM, PathPart
 from evalyaml.ide.items import HoverInfo
 from evalyaml.ide.json_cursor import JsonCursor, Slot, cursor_at
 from evalyaml.ide.source import Source
+from evalyaml.syntax.text import Position, Span
 from evalyaml.workspace.index import Workspace
 
 Schema = dict[str, Any]

@@ -6,18 +6,28 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
-from evalyaml.analysis.kinds import FileKind, FormatKind, Kind, is_plain_name
-from evalyaml.analysis.model import Definition, FileAnalysis, Reference
-from evalyaml.analysis.references import parse_reference
-from evalyaml.analysis.text import Position, Span
-from evalyaml.formats import candidates, claim, format_of
-from evalyaml.formats.base import Refusal
+from evalyaml.core.kinds import FileKind, FormatKind, Kind, is_plain_name
+from evalyaml.core.model import Definition, FileAnalysis, Reference
+from evalyaml.formats import FORMATS, candidates, claim, format_of
+from evalyaml.formats.base import FormatIde, Refusal
 from evalyaml.ide.context import Context, Reader
 from evalyaml.ide.source import Source
+from evalyaml.syntax.text import Position, Span
 
-REFERENCE_KEYS = {"rubric_ref": FileKind.RUBRIC, "judge_prompt_ref": FileKind.JUDGE}
+
+@cache
+def reference_keys() -> dict[str, Kind]:
+    """Keys whose value names another file by id, wherever written (`FormatIde.reference_keys`)."""
+    return {key: kind for fmt in FORMATS for key, kind in fmt.ide.reference_keys.items()}
+
+
+@cache
+def _reference_ides() -> dict[str, FormatIde]:
+    return {key: fmt.ide for fmt in FORMATS for key in fmt.ide.reference_keys}
+
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _SHAPE = (
     (re.compile(r"^questions[ \t]*:", re.MULTILINE), FileKind.DATASET),
@@ -43,25 +53,19 @@ def reference_at(doc: Source, pos: Position) -> RefAt | None:
     if ctx is None or not ctx.in_value or not ctx.path:
         return None
     key = ctx.path[-1]
-    if not isinstance(key, str) or key not in REFERENCE_KEYS:
+    if not isinstance(key, str) or key not in reference_keys():
         return None
-    target = REFERENCE_KEYS[key]
+    target = reference_keys()[key]
     line = doc.lines.line_text(pos.line)
     raw = line[ctx.start_col:ctx.end_col]
     if not raw:
         return None
     span = Span(Position(pos.line, ctx.start_col), Position(pos.line, ctx.end_col))
-    parsed = parse_reference(raw, target)
-    owner = "?"
-    if isinstance(parsed, str):
-        return RefAt(Reference(target, raw, span, "case", owner, None, None), None)
-    ref_id, pin = parsed
-    slash = raw.index("/")
-    id_span = Span(Position(pos.line, ctx.start_col + slash + 1),
-                   Position(pos.line, ctx.start_col + slash + 1 + len(ref_id)))
-    origin = "case" if target is FileKind.RUBRIC and ctx.path[:1] == ["questions"] else (
-        "composite" if target is FileKind.RUBRIC else "llm_judge")
-    return RefAt(Reference(target, raw, span, origin, owner, ref_id, pin), id_span)
+    ide = _reference_ides().get(key)
+    if ide is None or ide.read_reference is None:
+        return None
+    reference, id_span = ide.read_reference(raw, target, list(ctx.path), span)
+    return RefAt(reference, id_span)
 
 
 def analysed_reference_at(doc: Source, analysis: FileAnalysis | None, pos: Position
@@ -127,7 +131,7 @@ def reference_id_span(ref: Reference) -> Span | None:
 def _written(ref: Reference) -> str:
     """The id as the file writes it. A kind named by path resolves the written path to the
     file's own (`FormatKind.named_by_path`): its id is that path, its text is `raw`."""
-    if getattr(ref.target, "named_by_path", False):
+    if ref.target.named_by_path:
         return ref.raw
     assert ref.id is not None
     return ref.id

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from evalyaml.analysis.kinds import FileKind, FormatKind, Kind
-from evalyaml.analysis.model import Definition, FileAnalysis
-from evalyaml.analysis.text import Position, Span
+from evalyaml.core.kinds import FileKind, FormatKind, Kind
+from evalyaml.core.model import Definition, FileAnalysis
 from evalyaml.ide import lookup
 from evalyaml.ide.source import Source
+from evalyaml.syntax.text import Position, Span
 from evalyaml.workspace.index import Workspace, normalize
 
 
@@ -208,7 +208,7 @@ def document_symbols(doc: Source, analysis: FileAnalysis | None) -> list[Symbol]
                 selection=case.id_span or case.span,
                 detail=f"bundle {case.bundle}" if case.bundle else None))
     for found in analysis.definitions:
-        if getattr(found.kind, "named_by_path", False) or found.alias:
+        if found.kind.named_by_path or found.alias:
             continue  # the whole file, named by its path: not a symbol inside it
         children = tuple(Symbol(name=check.kind, kind=SymbolKind.CHECK, span=check.span,
                                 selection=check.span, detail=check.id)
@@ -245,7 +245,7 @@ def workspace_symbols(workspace: Workspace, query: str, limit: int = 5000
             continue
         label = _label(path, roots)
         for found in analysis.definitions:
-            if getattr(found.kind, "named_by_path", False) or found.alias:
+            if found.kind.named_by_path or found.alias:
                 continue  # the file itself: listed by path below
             if matches(query, found.key):
                 out.append(WorkspaceSymbol(found.key, _definition_kind(found),
@@ -283,15 +283,14 @@ def rename_target(workspace: Workspace, doc: Source, analysis: FileAnalysis | No
     found = _reference(workspace, doc, analysis, pos)
     if found is not None:
         ref = found.reference
-        if ref.id is None or found.id_span is None or getattr(ref.target, "named_by_path",
-                                                               False):
+        if ref.id is None or found.id_span is None or ref.target.named_by_path:
             return None  # a path is renamed by moving the file, not by editing names
         if not any(not d.alias for _, d in workspace.definitions_of(ref.target, ref.id)):
             return None  # nothing to rename: the id is defined nowhere (or is a file name)
         return RenameTarget(ref.target, ref.id, found.id_span)
     definition_ = lookup.definition_at(analysis, pos)
     if definition_ is None or not definition_.id_span.contains(pos) or definition_.alias or \
-            getattr(definition_.kind, "named_by_path", False):
+            definition_.kind.named_by_path:
         return None
     line = doc.lines.line_text(definition_.id_span.start.line)
     return RenameTarget(definition_.kind, definition_.id,

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from evalyaml.analysis.text import LineIndex
-from evalyaml.ide.context import Outline
+from evalyaml.ide.outline import Outline
+from evalyaml.syntax.text import LineIndex
 
 
 class Source(Protocol):

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from evalyaml.analysis.codes import CODES
-from evalyaml.analysis.findings import Finding, Fix, TextEdit
+from evalyaml.core.codes import CODES
+from evalyaml.core.findings import Finding, Fix, TextEdit
 from evalyaml.ide.actions import ActionKind
 from evalyaml.ide.completion import CompletionKind
 from evalyaml.ide.navigation import SymbolKind

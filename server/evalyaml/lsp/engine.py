@@ -33,10 +33,10 @@ from typing import Any, Protocol
 
 from lsprotocol import types
 
-from evalyaml.analysis.dataset import CaseCache
-from evalyaml.analysis.findings import Finding
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.options import Options
+from evalyaml.core.findings import Finding
+from evalyaml.core.incremental import CaseCache
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
 from evalyaml.dispatch import analyze_text
 from evalyaml.lsp import indexing
 from evalyaml.lsp.documents import Document, DocumentStore, path_to_uri

@@ -20,8 +20,8 @@ from datetime import date
 from pathlib import Path
 from typing import Protocol
 
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.options import Options
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
 from evalyaml.lsp.index import EditorWorkspace, index_workers
 from evalyaml.lsp.settings import Settings
 from evalyaml.parallel import CasePool

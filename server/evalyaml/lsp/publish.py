@@ -31,11 +31,11 @@ from typing import Any, overload
 from lsprotocol import types
 from lsprotocol.converters import get_converter
 
-from evalyaml.analysis.codes import CODES
-from evalyaml.analysis.findings import Finding
-from evalyaml.analysis.text import Span
+from evalyaml.core.codes import CODES
+from evalyaml.core.findings import Finding
 from evalyaml.lsp.documents import path_to_uri
 from evalyaml.lsp.positions import PositionMapper
+from evalyaml.syntax.text import Span
 
 MapperFor = Callable[[Path], PositionMapper]
 SOURCE = "evalyaml"

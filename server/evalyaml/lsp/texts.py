@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from stat import S_ISREG
 
-from evalyaml.analysis.text import LineIndex
 from evalyaml.lsp.positions import Encoding, PositionMapper
+from evalyaml.syntax.text import LineIndex
 
 
 class DiskTexts:

@@ -48,11 +48,11 @@ import unicodedata
 from collections.abc import Callable
 from typing import NoReturn, cast
 
-from evalyaml.analysis.findings import FindingSink, Fix, Related, TextEdit
-from evalyaml.analysis.parse import MAX_DEPTH, ParsedText
-from evalyaml.analysis.recover import Hole, Mask, blank, max_holes
-from evalyaml.analysis.text import LineIndex
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.findings import FindingSink, Fix, Related, TextEdit
+from evalyaml.syntax.parsed import MAX_DEPTH, ParsedText
+from evalyaml.syntax.recover import Hole, Mask, blank, max_holes
+from evalyaml.syntax.text import LineIndex
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 # (value, end offset) of the string whose opening quote is just before the offset; C code.
 _scanstring: Callable[[str, int, bool], tuple[str, int]] = \

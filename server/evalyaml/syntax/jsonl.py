@@ -21,11 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
-from evalyaml.analysis.findings import FindingSink
-from evalyaml.analysis.text import LineIndex, Position, Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.findings import FindingSink
 from evalyaml.syntax.json import SYNTAX, read_json
 from evalyaml.syntax.lines import LineCache, LineResult, analyze_lines
+from evalyaml.syntax.text import LineIndex, Position, Span
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 
 @dataclass(frozen=True, slots=True)

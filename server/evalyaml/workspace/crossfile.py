@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from evalyaml.analysis.findings import Finding, FindingSink, Fix, Related, TextEdit
-from evalyaml.analysis.kinds import FileKind, Kind, is_plain_name
-from evalyaml.analysis.model import Definition, FileAnalysis, Reference
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.suggest import best
-from evalyaml.analysis.text import Position, Span
+from evalyaml.core.findings import Finding, FindingSink, Fix, Related, TextEdit
+from evalyaml.core.kinds import FileKind, Kind, is_plain_name
+from evalyaml.core.model import Definition, FileAnalysis, Reference
+from evalyaml.core.options import Options
+from evalyaml.core.suggest import best
 from evalyaml.formats import format_of
+from evalyaml.syntax.text import Position, Span
 from evalyaml.workspace.named import RecordingFiles
 from evalyaml.workspace.resolve import Resolution, Status, newest_first
 
@@ -118,7 +118,7 @@ def _reference_findings(here: _Here, ref: Reference, resolution: Resolution) -> 
     kind = ref.target.value
     if resolution.status is Status.UNKNOWN_ID:
         assert ref.id is not None
-        if getattr(ref.target, "named_by_path", False):
+        if ref.target.named_by_path:
             return  # the format's cross check reads the file system and says it (EY720)
         asked = (ref.target, ref.id)
         if asked in here.suggestions:

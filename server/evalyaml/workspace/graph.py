@@ -1,4 +1,4 @@
-"""`evalyaml graph`: the reference graph, cases -> rubrics -> judges, as DOT or JSON.
+"""The reference graph, cases -> rubrics -> judges, as DOT or JSON (`evalyaml graph`, in `cli.py`).
 
 Nodes are cases (one per case, grouped by dataset file), rubric and judge versions
 (`rubric/<id>@<version>`), and unresolved references (so a dangling `rubric_ref` shows up as a
@@ -13,15 +13,14 @@ the current directory where possible, 0-based lines.
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evalyaml.analysis.kinds import FileKind
-from evalyaml.analysis.model import FileAnalysis, Reference
-from evalyaml.analysis.text import Span
+from evalyaml.core.kinds import FileKind
+from evalyaml.core.model import Definition, FileAnalysis, Reference
+from evalyaml.syntax.text import Span
 from evalyaml.workspace.index import Workspace, normalize
 from evalyaml.workspace.resolve import Resolution
 
@@ -56,17 +55,16 @@ class Graph:
         self.nodes.setdefault(node.id, node)
 
 
-def _display(path: Path) -> str:
-    from evalyaml.report import display_path
-
-    return display_path(path)
+Display = Callable[[Path], str]
 
 
-def build_graph(workspace: Workspace, files: Sequence[Path]) -> Graph:
-    """The graph reachable from `files` (every rubric, judge and case in them)."""
+def build_graph(workspace: Workspace, files: Sequence[Path], display: Display = str) -> Graph:
+    """The graph reachable from `files` (every rubric, judge and case in them); `display`
+    shows a path (the CLI's: relative to the current directory where possible)."""
     graph = Graph()
     queue = [normalize(f) for f in files]
     visited: set[Path] = set()
+    drawn: set[tuple[str, str, str, str]] = set()  # one edge per node pair and reference
     while queue:
         path = queue.pop()
         if path in visited:
@@ -75,23 +73,26 @@ def build_graph(workspace: Workspace, files: Sequence[Path]) -> Graph:
         analysis = workspace.analysis(path)
         if analysis is None or analysis.kind is None:
             continue
-        sources = _source_nodes(graph, path, analysis)
+        sources = _source_nodes(graph, path, analysis, display)
         for ref in analysis.references:
             source = sources(ref)
             resolution = workspace.resolve(ref)
-            target = _target_node(graph, ref, resolution)
-            graph.edges.append(Edge(source, target, ref.raw, ref.origin, _display(path),
-                                    ref.span.start.line, resolution.ok))
+            target = _target_node(graph, ref, resolution, display)
+            # Every row of an Every Eval Ever samples file leads to its aggregate: one edge.
+            if (source, target, ref.raw, ref.origin) not in drawn:
+                drawn.add((source, target, ref.raw, ref.origin))
+                graph.edges.append(Edge(source, target, ref.raw, ref.origin, display(path),
+                                        ref.span.start.line, resolution.ok))
             if resolution.path is not None:
                 queue.append(resolution.path)
     graph.edges.sort(key=lambda e: (e.source, e.target, e.path, e.line))
     return graph
 
 
-def _source_nodes(graph: Graph, path: Path, analysis: FileAnalysis
+def _source_nodes(graph: Graph, path: Path, analysis: FileAnalysis, display: Display
                   ) -> Callable[[Reference], str]:
     """Add the file's own nodes; return a function naming the node a reference starts from."""
-    shown = _display(path)
+    shown = display(path)
     if analysis.kind is FileKind.DATASET:
         case_nodes: list[tuple[Node, Span]] = []
         for index, case in enumerate(analysis.cases):
@@ -111,21 +112,31 @@ def _source_nodes(graph: Graph, path: Path, analysis: FileAnalysis
     own = f"file:{shown}"
     named = [d for d in analysis.definitions if not d.alias]
     for definition in named:
-        graph.add(Node(definition.key, definition.kind.value, definition.key, shown,
-                       definition.id_span.start.line))
+        key = _key(definition, shown)
+        graph.add(Node(key, definition.kind.value, key, shown, definition.id_span.start.line))
     if named:
-        own = named[0].key
+        own = _key(named[0], shown)
     else:
         graph.add(Node(own, analysis.kind.value if analysis.kind else "file", shown, shown, 0))
     return lambda ref: own
 
 
-def _target_node(graph: Graph, ref: Reference, resolution: Resolution) -> str:
+def _key(definition: Definition, shown: str) -> str:
+    """A definition's node name; a file named by its path (Every Eval Ever) is shown by the
+    path as the rest of the output shows paths, not by the absolute id the index keeps."""
+    if getattr(definition.kind, "named_by_path", False):
+        return f"{definition.kind.value} '{shown}'"
+    return definition.key
+
+
+def _target_node(graph: Graph, ref: Reference, resolution: Resolution, display: Display
+                 ) -> str:
     if resolution.ok and resolution.definition is not None and resolution.path is not None:
         definition = resolution.definition
-        graph.add(Node(definition.key, definition.kind.value, definition.key,
-                       _display(resolution.path), definition.id_span.start.line))
-        return definition.key
+        shown = display(resolution.path)
+        key = _key(definition, shown)
+        graph.add(Node(key, definition.kind.value, key, shown, definition.id_span.start.line))
+        return key
     node_id = f"unresolved:{ref.raw}"
     graph.add(Node(node_id, "unresolved", ref.raw))
     return node_id
@@ -181,20 +192,3 @@ def to_dot(graph: Graph) -> str:
                    f"[label={_quote(edge.origin)}{style}];")
     out.append("}")
     return "\n".join(out) + "\n"
-
-
-def main(paths: Sequence[Path], fmt: str) -> int:
-    """The `evalyaml graph` command: 0 on success, 2 for a path that does not exist."""
-    from evalyaml.checker import group_by_workspace
-
-    groups = group_by_workspace(list(paths))
-    graph = Graph()
-    for root, asked in groups.items():
-        workspace = Workspace([root], include_paths=asked)
-        workspace.index_all()
-        part = build_graph(workspace, workspace.included_files())
-        for node in part.nodes.values():
-            graph.add(node)
-        graph.edges.extend(part.edges)
-    sys.stdout.write(to_json(graph) if fmt == "json" else to_dot(graph))
-    return 0

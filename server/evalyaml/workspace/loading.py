@@ -11,29 +11,27 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import multiprocessing
 import os
 import stat
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalyaml.analysis.dataset import CaseMapper
-from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import decode
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.incremental import CaseMapper
+from evalyaml.core.kinds import Kind
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
 from evalyaml.dispatch import analyze_bytes
 from evalyaml.formats import claim, format_of
-from evalyaml.formats.base import Refusal
+from evalyaml.formats.base import HEAD_BYTES, Refusal
+from evalyaml.syntax.decode import decode
+from evalyaml.syntax.text import Span
 
 # Below this many files, starting worker processes costs more than it saves.
 PARALLEL_THRESHOLD = 400
 _BATCH = 64
-_HEAD = 65536  # what a file over the size limit is read for: its kind, for EY107
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +48,30 @@ class Loaded:
     analysis: FileAnalysis | None
     error: str | None = None  # why the file could not be read
     digest: bytes | None = None  # `digest_of` the text analysed (None: not analysed as text)
+
+
+@dataclass(slots=True)
+class Entry:
+    """One path in the index's file table."""
+
+    analysis: FileAnalysis | None  # None: the file (or folder) could not be read
+    problem: Finding | None = None  # EY311
+    text: str | None = None  # the editor's buffer while the file is open
+    digest: bytes | None = None  # `digest_of` the disk text analysed, if one was
+
+
+def unreadable(message: str) -> Finding:
+    """EY311 at the start of a file or folder that could not be read."""
+    sink = FindingSink(strict=False)
+    sink.add("EY311", message, Span.point(0, 0))
+    return sink.findings[0]
+
+
+def entry_of(loaded: Loaded) -> Entry:
+    if loaded.error is not None:
+        return Entry(None, unreadable(f"cannot read this file ({loaded.error}); anything "
+                                      "it defines is missing from the workspace"))
+    return Entry(loaded.analysis, digest=loaded.digest)
 
 
 def digest_of(text: str) -> bytes:
@@ -69,7 +91,7 @@ def load(job: Job, mapper: CaseMapper | None = None) -> Loaded:
         if not stat.S_ISREG(info.st_mode):
             return Loaded(job.path, None, "not a regular file")
         with job.path.open("rb") as handle:
-            data = handle.read(_HEAD if info.st_size > limit else limit + 1)
+            data = handle.read(HEAD_BYTES if info.st_size > limit else limit + 1)
     except OSError as err:
         reason = err.strerror or str(err)
         if job.path.is_symlink() and not job.path.exists():
@@ -96,13 +118,10 @@ def _stream(job: Job, head: bytes) -> FileAnalysis | None:
     verdict = claim(head.decode("utf-8", errors="replace"), str(job.path), job.options.root)
     if verdict is None or isinstance(verdict, Refusal):
         return None
-    analyze_stream = getattr(format_of(verdict.kind), "analyze_stream", None)
-    if analyze_stream is None:
-        return None
+    fmt = format_of(verdict.kind)
     try:
         with job.path.open("rb") as handle:
-            found: FileAnalysis | None = analyze_stream(handle, str(job.path), verdict.kind,
-                                                        job.options)
+            found = fmt.analyze_stream(handle, str(job.path), verdict.kind, job.options)
     except OSError:
         return None
     return found
@@ -131,7 +150,7 @@ def load_all(jobs: Sequence[Job], *, workers: int | None = None,
     if count > 1:
         try:
             return _parallel(jobs, count, progress)
-        except (OSError, BrokenProcessPool, RuntimeError):
+        except (OSError, RuntimeError):  # BrokenProcessPool is a RuntimeError
             pass  # no processes here (sandbox, frozen app...): do it ourselves
     out: list[Loaded] = []
     for job in jobs:
@@ -143,6 +162,9 @@ def load_all(jobs: Sequence[Job], *, workers: int | None = None,
 
 def _parallel(jobs: Sequence[Job], count: int, progress: Callable[[int], None] | None
               ) -> list[Loaded]:
+    import multiprocessing  # here: a one-file check never starts a pool
+    from concurrent.futures import ProcessPoolExecutor
+
     batches = [list(jobs[i : i + _BATCH]) for i in range(0, len(jobs), _BATCH)]
     single_threaded = threading.active_count() == 1
     method = "fork" if single_threaded and "fork" in multiprocessing.get_all_start_methods() \

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
-from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.model import Definition, FileAnalysis
+from evalyaml.core.kinds import Kind
+from evalyaml.core.model import Definition, FileAnalysis
 
 
 class FileHost(Protocol):

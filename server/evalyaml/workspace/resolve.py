@@ -16,7 +16,7 @@ from pathlib import Path
 
 from semver import Version
 
-from evalyaml.analysis.model import Definition, Pin, Reference
+from evalyaml.core.model import Definition, Pin, Reference
 
 
 class Status(Enum):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.codes import CODES
+from evalyaml.core.codes import CODES
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "agentv"
 MISTAKES = sorted((EXAMPLES / "mistakes").glob("EY6*.eval.yaml"))

@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from evalyaml.analysis.text import Position
 from evalyaml.formats.agentv import PROMPT, SUITE
 from evalyaml.ide import completion, hover, navigation
 from evalyaml.ide.source import Text
+from evalyaml.syntax.text import Position
 from evalyaml.workspace.index import Workspace
 
 SUITE_TEXT = """\

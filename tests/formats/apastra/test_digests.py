@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.findings import FindingSink
-from evalyaml.analysis.parse import parse_text
-from evalyaml.analysis.yamltree import Scalar
+from evalyaml.core.findings import FindingSink
 from evalyaml.formats.apastra import digests
+from evalyaml.syntax.tree import Scalar
+from evalyaml.syntax.yaml.parse import parse_text
 
 DATA = Path(__file__).parent / "data"
 

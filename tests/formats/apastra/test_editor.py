@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.text import Position
+from evalyaml.core.kinds import Kind
 from evalyaml.formats.apastra.kinds import CANARY, QUICK_EVAL, SUITE
 from evalyaml.ide.completion import Request, complete, context_for
 from evalyaml.ide.hover import hover
 from evalyaml.ide.source import Text
+from evalyaml.syntax.text import Position
 from evalyaml.workspace.index import Workspace
 
 FILES = {

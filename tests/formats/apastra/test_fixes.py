@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.text import LineIndex
+from evalyaml.core.options import Options
 from evalyaml.formats.apastra import FORMAT
+from evalyaml.syntax.text import LineIndex
 
 D0 = "sha256:" + "0" * 64
 CASES = [

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.text import LineIndex
+from evalyaml.core.options import Options
 from evalyaml.formats.apastra import FORMAT
 from evalyaml.ide.completion import Request, complete, context_for
 from evalyaml.ide.hover import hover
 from evalyaml.ide.json_features import complete as complete_json
 from evalyaml.ide.json_features import is_json
 from evalyaml.ide.source import Text
+from evalyaml.syntax.text import LineIndex
 from evalyaml.workspace.index import Workspace
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "apastra"

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.text import Position
 from evalyaml.ide.navigation import definition, references, rename_edits, rename_target
 from evalyaml.ide.source import Text
+from evalyaml.syntax.text import Position
 from evalyaml.workspace.index import Workspace
 
 FILES = {

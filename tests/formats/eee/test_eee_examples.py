@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.codes import CODES
+from evalyaml.core.codes import CODES
 from evalyaml.workspace.index import Workspace
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "eee"

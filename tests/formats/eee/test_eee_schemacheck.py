@@ -19,13 +19,13 @@ from typing import Any
 import jsonschema
 import pytest
 
-from evalyaml.analysis.findings import FindingSink
-from evalyaml.analysis.text import LineIndex, Span
-from evalyaml.analysis.yamltree import Node
+from evalyaml.core.findings import FindingSink
 from evalyaml.formats.eee import versions
 from evalyaml.formats.eee.kinds import AGGREGATE, SAMPLES
 from evalyaml.formats.eee.schemacheck import SchemaCheck
 from evalyaml.syntax.json import read_json
+from evalyaml.syntax.text import LineIndex, Span
+from evalyaml.syntax.tree import Node
 
 CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus" / "every_eval_ever"
 needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is not here")

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from datetime import date
 
-from evalyaml.analysis.codes import Severity
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.options import Options
+from evalyaml.core.codes import Severity
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
 from evalyaml.formats.base import Claim
 from evalyaml.formats.padosoft import DATASET, EVAL_SET, FORMAT
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from evalyaml.analysis.options import Options
+from evalyaml.core.options import Options
 from evalyaml.formats.base import Claim
 from evalyaml.formats.padosoft import DATASET, EVAL_SET, FORMAT
 

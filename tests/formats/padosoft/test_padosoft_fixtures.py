@@ -22,11 +22,11 @@ import pytest
 
 from core import annotations as core_annotations
 from core.annotations import Expected, Fixture, annotate, parse_fixture
-from evalyaml.analysis.codes import CODES, CodeClass, Severity
-from evalyaml.analysis.findings import Finding
-from evalyaml.analysis.kinds import FormatKind
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.options import Options
+from evalyaml.core.codes import CODES, CodeClass, Severity
+from evalyaml.core.findings import Finding
+from evalyaml.core.kinds import FormatKind
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
 from evalyaml.formats.base import Claim
 from evalyaml.formats.padosoft import CALIBRATION, DATASET, FORMAT
 

@@ -8,10 +8,10 @@ float formatting. The invariants of upstream's RowHashTest follow.
 
 from __future__ import annotations
 
-from evalyaml.analysis.findings import FindingSink
-from evalyaml.analysis.parse import parse_text
-from evalyaml.analysis.yamltree import Mapping, Node, Sequence
+from evalyaml.core.findings import FindingSink
 from evalyaml.formats.padosoft import row_hash, row_identities
+from evalyaml.syntax.tree import Mapping, Node, Sequence
+from evalyaml.syntax.yaml.parse import parse_text
 
 CASES = r"""name: rowhash.cases
 samples:

@@ -1,22 +1,13 @@
 """AgentV's codes (EY600-EY699).
 
-Each code's class decides its severity (`analysis.codes.severity_of`); its `Recovery` says how
+Each code's class decides its severity (`core.codes.severity_of`); its `Recovery` says how
 its findings behave beside a YAML syntax error; its section in `docs/diagnostics.md` says what
 triggers it and how to fix it.
 """
 
 from __future__ import annotations
 
-from evalyaml.analysis.codes import (
-    KEY,
-    LOCAL,
-    WHOLE,
-    Code,
-    CodeClass,
-    local_when,
-    missing,
-    reads,
-)
+from evalyaml.core.codes import KEY, LOCAL, WHOLE, Code, CodeClass, local_when, missing, reads
 
 B, C, A, H = CodeClass.BROKEN, CodeClass.CONTRACT, CodeClass.ADVICE, CodeClass.HINT
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 
-from evalyaml.analysis.findings import FindingSink, Fix, TextEdit
-from evalyaml.analysis.parse import ParsedText
-from evalyaml.analysis.text import Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.findings import FindingSink, Fix, TextEdit
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 
 class Context:

@@ -21,10 +21,10 @@ import os
 import re
 from pathlib import Path, PurePath
 
-from evalyaml.analysis.suggest import rank
-from evalyaml.analysis.text import Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.suggest import rank
 from evalyaml.formats.agentv.common import Context, pairs
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 ALLOWED_FIELDS = ("$schema", "eval_patterns", "required_version", "execution", "results",
                   "projects", "results_by_project", "dashboard", "studio", "hooks")

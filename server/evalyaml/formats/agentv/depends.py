@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from evalyaml.analysis.suggest import rank
-from evalyaml.analysis.text import Span
+from evalyaml.core.suggest import rank
 from evalyaml.formats.agentv.common import Context
+from evalyaml.syntax.text import Span
 
 
 @dataclass(slots=True, frozen=True)

@@ -12,10 +12,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from evalyaml.analysis.suggest import rank
-from evalyaml.analysis.text import Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.suggest import rank
 from evalyaml.formats.agentv.common import Context, text_of
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 _ENV = "${{"
 TRAJECTORY_MODES = ("any_order", "in_order", "exact", "subset", "superset")

@@ -10,7 +10,7 @@ structural rules of `targets-validator.ts`, config files those of `config-valida
 
 from __future__ import annotations
 
-from evalyaml.analysis.kinds import FormatKind
+from evalyaml.core.kinds import FormatKind
 
 SUITE = FormatKind("agentv", "AgentV eval suite", None)
 PROMPT = FormatKind("agentv", "AgentV grader prompt", None)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 
-from evalyaml.analysis.yamltree import Budget, ExpansionLimit, Node, PyValue, to_python
+from evalyaml.syntax.tree import Budget, ExpansionLimit, Node, PyValue, to_python
 
 _BUDGET = 20_000
 _VARIABLE = re.compile(r"\{\{\s*([a-zA-Z0-9_]+)\s*\}\}")

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 
-from evalyaml.analysis.findings import FindingSink, Fix, TextEdit
-from evalyaml.analysis.suggest import rank
-from evalyaml.analysis.text import LineIndex, Span
+from evalyaml.core.findings import FindingSink, Fix, TextEdit
+from evalyaml.core.suggest import rank
 from evalyaml.formats.agentv import rules
+from evalyaml.syntax.text import LineIndex, Span
 
 VARIABLE = re.compile(r"\{\{\s*([a-zA-Z0-9_]+)\s*\}\}")
 _VALID = frozenset((*rules.TEMPLATE_VARIABLES, *rules.DEPRECATED_VARIABLES))

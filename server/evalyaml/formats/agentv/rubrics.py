@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from evalyaml.analysis.findings import Fix, TextEdit
-from evalyaml.analysis.suggest import rank
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.findings import Fix, TextEdit
+from evalyaml.core.suggest import rank
 from evalyaml.formats.agentv import rules
 from evalyaml.formats.agentv.common import Context, pairs, text_of
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 
 def check_assertion_rubrics(ctx: Context, items: Sequence, *, strings: bool = False) -> None:

@@ -10,9 +10,9 @@ unknown setting is only ever a warning upstream, and silence is never a false fi
 
 from __future__ import annotations
 
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
 from evalyaml.formats.agentv.common import Context, pairs, text_of
 from evalyaml.formats.agentv.suite import SuiteFacts, SuiteRef
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 KNOWN_PROVIDERS = (
     "openai", "openrouter", "azure", "anthropic", "gemini", "codex", "copilot-sdk",

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import re
 
-from evalyaml.analysis.findings import Fix, TextEdit
-from evalyaml.analysis.suggest import rank
-from evalyaml.analysis.text import Span
-from evalyaml.analysis.yamltree import Mapping, Node, PyValue, Scalar, Sequence
+from evalyaml.core.findings import Fix, TextEdit
+from evalyaml.core.suggest import rank
 from evalyaml.formats.agentv.common import Context, pairs
 from evalyaml.formats.agentv.meta import plain
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.tree import Mapping, Node, PyValue, Scalar, Sequence
 
 TEMPLATE_VAR = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}")
 FIELDS = ("criteria", "expected_outcome", "input", "input_files", "expected_output")

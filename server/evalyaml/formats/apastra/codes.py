@@ -1,6 +1,6 @@
 """Apastra PromptOps's codes (EY800-EY899).
 
-Each code's class decides its severity (`analysis.codes.severity_of`); its `Recovery` says how
+Each code's class decides its severity (`core.codes.severity_of`); its `Recovery` says how
 its findings behave beside a YAML syntax error; its section in `docs/diagnostics.md` says what
 triggers it and how to fix it.
 """
@@ -9,15 +9,7 @@ from __future__ import annotations
 
 import re
 
-from evalyaml.analysis.codes import (
-    KEY,
-    LOCAL,
-    WHOLE,
-    Code,
-    CodeClass,
-    Recovery,
-    Scope,
-)
+from evalyaml.core.codes import KEY, LOCAL, WHOLE, Code, CodeClass, Recovery, Scope
 
 B, C, A, H = CodeClass.BROKEN, CodeClass.CONTRACT, CodeClass.ADVICE, CodeClass.HINT
 

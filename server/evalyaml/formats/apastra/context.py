@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from evalyaml.analysis.findings import FindingSink
-from evalyaml.analysis.text import LineIndex, Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar
+from evalyaml.core.findings import FindingSink
+from evalyaml.syntax.text import LineIndex, Span
+from evalyaml.syntax.tree import Mapping, Node, Scalar
 
 
 @dataclass(slots=True)

@@ -11,15 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from evalyaml.analysis.findings import Finding, FindingSink, Related
-from evalyaml.analysis.model import Definition, FileAnalysis
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.text import LineIndex, Span
-from evalyaml.analysis.yamltree import Scalar
+from evalyaml.core.findings import Finding, FindingSink, Related
+from evalyaml.core.model import Definition, FileAnalysis
+from evalyaml.core.options import Options
 from evalyaml.formats.apastra import digests, rules
 from evalyaml.formats.apastra.context import Context
 from evalyaml.formats.apastra.kinds import DATASET, EVALUATOR, PROMPT, SUITE
 from evalyaml.formats.base import NamedFiles
+from evalyaml.syntax.text import LineIndex, Span
+from evalyaml.syntax.tree import Scalar
 
 
 def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
@@ -84,7 +84,7 @@ class _SpanContext(Context):
 
 def _definition_facts(files: NamedFiles, kind: object, name: str
                       ) -> tuple[Path, FileAnalysis] | None:
-    from evalyaml.analysis.kinds import FormatKind
+    from evalyaml.core.kinds import FormatKind
     assert isinstance(kind, FormatKind)
     where = _one_file(files.definitions_of(kind, name))
     if where is None:
@@ -121,7 +121,7 @@ def _thresholds(analysis: FileAnalysis, files: NamedFiles, sink: FindingSink) ->
     for name, span in thresholds:
         if name in metrics or name == "pass_rate":
             continue
-        from evalyaml.analysis.suggest import did_you_mean
+        from evalyaml.core.suggest import did_you_mean
         listed = ", ".join(sorted(metrics)) or "none"
         sink.add("EY807", f"no evaluator of this suite produces the metric '{name}' (they "
                  f"produce {listed}){did_you_mean(name, metrics)}", span)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
-from evalyaml.analysis.kinds import FormatKind
+from evalyaml.core.kinds import FormatKind
 from evalyaml.formats.apastra.kinds import (
     BASELINE,
     BY_SCHEMA,

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, cast
 
-from evalyaml.analysis.yamltree import (
+from evalyaml.syntax.tree import (
     MERGE_TAG,
     Budget,
     Mapping,

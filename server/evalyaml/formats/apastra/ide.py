@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from evalyaml.analysis.kinds import Kind
+from evalyaml.core.kinds import Kind
 from evalyaml.formats.apastra.kinds import (
     BASELINE,
     CANARY,

@@ -8,7 +8,7 @@ so completion and hover walk exactly what ajv validates. The kinds other files n
 
 from __future__ import annotations
 
-from evalyaml.analysis.kinds import FormatKind
+from evalyaml.core.kinds import FormatKind
 
 FORMAT_NAME = "apastra"
 

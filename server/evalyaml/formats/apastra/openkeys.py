@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from evalyaml.analysis.findings import Fix, TextEdit
-from evalyaml.analysis.suggest import best
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.findings import Fix, TextEdit
+from evalyaml.core.suggest import best
 from evalyaml.formats.apastra.context import Context
 from evalyaml.formats.apastra.report import _key_text
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 # Keys Apastra's own code reads outside the schemas (FORMATS.md section 2): never near misses.
 CONVENTIONS = frozenset({"prompt", "missing_report", "$schema"})

@@ -16,11 +16,11 @@ from typing import Any
 from jsonschema import ValidationError
 from jsonschema.protocols import Validator
 
-from evalyaml.analysis.findings import FindingSink, Fix, TextEdit
-from evalyaml.analysis.suggest import best
-from evalyaml.analysis.text import Span
-from evalyaml.analysis.validate import Located, locate, path_text, type_name
-from evalyaml.analysis.yamltree import Node, PyValue, Scalar
+from evalyaml.core.findings import FindingSink, Fix, TextEdit
+from evalyaml.core.suggest import best
+from evalyaml.core.validate import Located, locate, path_text, type_name
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.tree import Node, PyValue, Scalar
 
 SpanOf = Callable[[Node], Span]
 FirstLine = Callable[[Node], Span]

@@ -11,11 +11,9 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
-from evalyaml.analysis.findings import Fix, Related, TextEdit
-from evalyaml.analysis.kinds import FormatKind
-from evalyaml.analysis.model import Definition, FileAnalysis, Reference
-from evalyaml.analysis.text import Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.findings import Fix, Related, TextEdit
+from evalyaml.core.kinds import FormatKind
+from evalyaml.core.model import Definition, FileAnalysis, Reference
 from evalyaml.formats.apastra import digests, pins, templates
 from evalyaml.formats.apastra.context import Context, string_at
 from evalyaml.formats.apastra.kinds import (
@@ -30,6 +28,8 @@ from evalyaml.formats.apastra.kinds import (
     REGRESSION_POLICY,
     SUITE,
 )
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 SELF_DIGESTED = frozenset({SUITE, EVALUATOR})
 _ID_KEY = {PROMPT: "id", DATASET: "id", EVALUATOR: "id", SUITE: "id", BASELINE: "baseline_id"}
@@ -242,7 +242,7 @@ def _self_digest(ctx: Context, root: Mapping, is_json: bool) -> None:
     if stored == digests.EMPTY or not digests.WELL_FORMED.fullmatch(stored):
         return
     try:
-        from evalyaml.analysis.yamltree import Budget, to_python
+        from evalyaml.syntax.tree import Budget, to_python
         loaded = (to_python(root, Budget(1_000_000)) if is_json else digests.value_11(root))
     except digests.Unreadable as unreadable:
         ctx.sink.add("EY806", "Apastra's digest tools cannot hash this file, so its digest "
@@ -282,7 +282,7 @@ def report(ctx: Context, value: Scalar, stored: str, computed: digests.Digests,
 
 
 def _fix(span: object, quote: str, digest: str, whose: str = "") -> Fix:
-    from evalyaml.analysis.text import Span
+    from evalyaml.syntax.text import Span
     assert isinstance(span, Span)
     return Fix(f"Replace with {whose}{digest[:15]}…", (TextEdit(span, f"{quote}{digest}{quote}"),),
                preferred=not whose)

@@ -8,20 +8,18 @@ contract (`analyze` with no kind) before it is left alone.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from pathlib import Path
 
-from evalyaml.analysis.codes import Code
-from evalyaml.analysis.dataset import CaseCache, CaseMapper
-from evalyaml.analysis.findings import Finding
-from evalyaml.analysis.kinds import FileKind, Kind, NotOurs, folder_kind, modeline_kind
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.segments import has_questions_line
-from evalyaml.analysis.text import LineIndex
-from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal, Tier
-from evalyaml.formats.contract.analyze import analyze_contract
+from evalyaml.core.codes import Code
+from evalyaml.core.incremental import CaseCache, CaseMapper
+from evalyaml.core.kinds import FileKind, Kind
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
+from evalyaml.formats.base import HEAD_BYTES, Claim, FormatBase, NearMiss, Refusal, Tier
 from evalyaml.formats.contract.codes import CODES
+from evalyaml.formats.contract.detect import NotOurs, folder_kind, modeline_kind
+from evalyaml.formats.contract.ide import IDE
+from evalyaml.syntax.text import LineIndex
+from evalyaml.syntax.yaml.segments import has_questions_line
 
 # A root key one or two letters away from `questions` whose first item is a case (`- id:` then
 # an `input:` key): a dataset whose cases would otherwise never be checked. Narrow on purpose:
@@ -34,12 +32,12 @@ _FIRST_ITEM_IS_A_CASE = re.compile(
     r"(?:[ \t]+[^\n]*\n){0,20}?[ \t]+input[ \t]*:")
 
 
-class ContractFormat:
+class ContractFormat(FormatBase):
     name = "contract"
     title = "evalyaml contract"
     kinds: tuple[Kind, ...] = (FileKind.DATASET, FileKind.RUBRIC, FileKind.JUDGE)
     suffixes = (".yaml", ".yml")
-    ide = FormatIde()
+    ide = IDE
     codes: tuple[Code, ...] = CODES
 
     def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
@@ -57,7 +55,7 @@ class ContractFormat:
         return None
 
     def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
-        match = _NEAR_QUESTIONS.search(text, 0, 65536)
+        match = _NEAR_QUESTIONS.search(text, 0, HEAD_BYTES)
         if match is None or not _FIRST_ITEM_IS_A_CASE.match(text, match.end(),
                                                             match.end() + 4096):
             return None
@@ -75,12 +73,10 @@ class ContractFormat:
         # The contract detects per document itself (a file may hold several); only a forced
         # kind (`evalyaml validate-rubric`) overrides that.
         forced_kind = kind if forced and isinstance(kind, FileKind) else None
+        from evalyaml.formats.contract.analyze import analyze_contract  # with its schemas
+
         return analyze_contract(text, path, options, cache, forced_kind=forced_kind,
                                 mapper=mapper)
-
-    def cross_check(self, path: Path, analysis: FileAnalysis, files: NamedFiles,
-                    options: Options) -> Iterable[Finding]:
-        return ()  # its cross-file rules are the engine's, by id
 
 
 FORMAT = ContractFormat()

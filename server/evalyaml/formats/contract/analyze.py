@@ -3,31 +3,23 @@
 `evalyaml.dispatch` decides that a file is the contract's (or that nobody else claimed it) and
 calls `analyze_contract`; this module then detects the kind per document as DESIGN §2 says
 (modeline, root `$schema`, folder, shape) and runs the kind's rules. Large datasets take the
-per-case path (`analysis.dataset`), everything else is parsed whole.
+per-case path (`formats.contract.dataset`), everything else is parsed whole.
 """
 
 from __future__ import annotations
 
-from evalyaml.analysis.dataset import (
-    CaseCache,
-    CaseMapper,
-    analyze_dataset,
-    analyze_dataset_whole,
-)
-from evalyaml.analysis.findings import FindingSink
-from evalyaml.analysis.judge import analyze_judge
-from evalyaml.analysis.kinds import (
-    FileKind,
-    NotOurs,
-    detect_kind,
-    detect_kind_without_tree,
-)
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import parse_text
-from evalyaml.analysis.rubric import analyze_rubric
-from evalyaml.analysis.segments import has_questions_line, has_root_schema_key
-from evalyaml.analysis.yamltree import Budget, ExpansionLimit, Mapping
+from evalyaml.core.findings import FindingSink
+from evalyaml.core.incremental import CaseCache, CaseMapper
+from evalyaml.core.kinds import FileKind
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
+from evalyaml.formats.contract.dataset import analyze_dataset, analyze_dataset_whole
+from evalyaml.formats.contract.detect import NotOurs, detect_kind, detect_kind_without_tree
+from evalyaml.formats.contract.judge import analyze_judge
+from evalyaml.formats.contract.rubric import analyze_rubric
+from evalyaml.syntax.tree import Budget, ExpansionLimit, Mapping
+from evalyaml.syntax.yaml.parse import parse_text
+from evalyaml.syntax.yaml.segments import has_questions_line, has_root_schema_key
 
 
 def analyze_contract(text: str, path: str | None, options: Options,

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from evalyaml.analysis.suggest import best
+from evalyaml.core.suggest import best
 
 Predicate = Callable[[Any], bool]
 _DECODER = json.JSONDecoder()

@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from evalyaml.analysis.kinds import Kind
+from evalyaml.core.kinds import Kind
 from evalyaml.formats.base import FormatIde
 from evalyaml.formats.eee import versions
 

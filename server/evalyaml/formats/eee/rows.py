@@ -17,19 +17,18 @@ import gc
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from evalyaml.analysis.findings import Finding, FindingSink, Fix, TextEdit
-from evalyaml.analysis.model import CaseSummary
-from evalyaml.analysis.text import Position, Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.findings import Finding, FindingSink, Fix, TextEdit
+from evalyaml.core.model import CaseSummary
 from evalyaml.formats.eee import fastpath, hashes, spread, versions
 from evalyaml.formats.eee.kinds import SAMPLES
 from evalyaml.formats.eee.schemacheck import SchemaCheck, json_type
 from evalyaml.syntax.json import read_json
 from evalyaml.syntax.lines import LineCache, LineResult, split_lines
+from evalyaml.syntax.text import Position, Span
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 UNKNOWN_VERSION, NOT_OBJECT, NO_ROWS, SAMPLE_HASH, TOO_LONG = (
     "EY700", "EY710", "EY711", "EY725", "EY712")
@@ -362,7 +361,7 @@ def check_stream(stream: BinaryIO, *, strict: bool, max_line: int = MAX_LINE) ->
     if count > 1:
         try:
             return _check_spread(stream, strict, max_line, count)
-        except (OSError, BrokenProcessPool, RuntimeError):
+        except (OSError, RuntimeError):  # BrokenProcessPool is a RuntimeError
             stream.seek(0)  # no processes here (sandbox, frozen app...): do it ourselves
     collect = _Collect(strict, keep_cases=False)
     for number, text, findings in _events(stream, strict, max_line):

@@ -31,11 +31,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from evalyaml.analysis.findings import FindingSink, Fix, TextEdit
-from evalyaml.analysis.suggest import best
-from evalyaml.analysis.text import Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.findings import FindingSink, Fix, TextEdit
+from evalyaml.core.suggest import best, best_value
 from evalyaml.syntax.json import BOOL, FLOAT, INT, NULL, STR
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 Path = tuple[str | int, ...]
 Place = Callable[[Node], Span]
@@ -221,8 +221,8 @@ class SchemaCheck:
                     cond: Condition | None) -> None:
         choices = [str(v) for v in allowed]
         value = node.text if isinstance(node, Scalar) else None
-        suggestion = best(value, choices) if value is not None and json_type(node) == "string" \
-            else None
+        suggestion = best_value(value, choices) \
+            if value is not None and json_type(node) == "string" else None
         fixes: tuple[Fix, ...] = ()
         if suggestion is not None:
             fixes = (Fix(f"Change to '{suggestion}'",

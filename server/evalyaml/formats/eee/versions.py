@@ -18,7 +18,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from evalyaml.analysis.kinds import Kind
+from evalyaml.core.kinds import Kind
 from evalyaml.formats.eee.kinds import AGGREGATE
 
 AGGREGATE_VERSIONS: tuple[str, ...] = ("0.1.0", "0.2.0", "0.2.1", "0.2.2", "0.2.3", "0.3.0")

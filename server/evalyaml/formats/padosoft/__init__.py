@@ -18,18 +18,15 @@ flow mappings; ours refuses `10:00:00` in a flow mapping, which symfony reads).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import replace
-from pathlib import Path
 
-from evalyaml.analysis.codes import Code
-from evalyaml.analysis.dataset import CaseCache, CaseMapper
-from evalyaml.analysis.findings import Finding, FindingSink
-from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.options import Options
-from evalyaml.analysis.parse import ParsedText, parse_text
-from evalyaml.formats.base import Claim, FormatIde, NamedFiles, NearMiss, Refusal
+from evalyaml.core.codes import Code
+from evalyaml.core.findings import FindingSink
+from evalyaml.core.incremental import CaseCache, CaseMapper
+from evalyaml.core.kinds import Kind
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
+from evalyaml.formats.base import Claim, FormatBase, FormatIde, NearMiss, Refusal
 from evalyaml.formats.padosoft import detect
 from evalyaml.formats.padosoft.calibration import check_calibration
 from evalyaml.formats.padosoft.codes import CODES
@@ -40,6 +37,8 @@ from evalyaml.formats.padosoft.ide import IDE
 from evalyaml.formats.padosoft.kinds import CALIBRATION, DATASET, EVAL_SET
 from evalyaml.formats.padosoft.rowhash import RowIdentity, row_hash, row_identities
 from evalyaml.syntax.json import parse_json
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.yaml.parse import parse_text
 
 __all__ = ["CALIBRATION", "DATASET", "EVAL_SET", "FORMAT", "PadosoftFormat", "RowIdentity",
            "row_hash", "row_identities"]
@@ -48,7 +47,7 @@ _DUPLICATE = re.compile(r"^duplicate key '(?P<key>.*)': only the first")
 _DOCUMENT_START = re.compile(r"^---(?=[ \t]|\r?$)", re.MULTILINE)
 
 
-class PadosoftFormat:
+class PadosoftFormat(FormatBase):
     name = "padosoft"
     title = "Padosoft eval-harness"
     kinds: tuple[Kind, ...] = (DATASET, CALIBRATION, EVAL_SET)
@@ -62,40 +61,53 @@ class PadosoftFormat:
     def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
         return detect.near_miss(text, path, root)
 
-    def cross_check(self, path: Path, analysis: FileAnalysis, files: NamedFiles,
-                    options: Options) -> Iterable[Finding]:
-        return ()  # its cross-file rules are the engine's, by id
-
     def analyze(self, text: str, path: str | None, kind: Kind | None, options: Options, *,
                 forced: bool = False, cache: CaseCache | None = None,
                 mapper: CaseMapper | None = None) -> FileAnalysis:
-        """Datasets and calibration files are small enough to parse whole (no case cache)."""
+        """A dataset sample by sample where it splits (`samples`); the rest whole."""
         if kind not in self.kinds:
             claimed = detect.claim(text, path, options.root)
             kind = claimed.kind if isinstance(claimed, Claim) else DATASET
-        sink = FindingSink(strict=options.strict)
-        result = FileAnalysis(path, kind)
-        if kind is EVAL_SET:
-            parsed = parse_json(text, sink)
-        else:
-            parsed = parse_text(text, sink)
-            _symfony_duplicates(sink)
-        if not parsed.usable:
-            result.findings = sink.findings
-            return result
-        ctx = Context(parsed, sink)
-        if kind is not EVAL_SET and len(parsed.documents) > 1:
-            _several_documents(ctx, kind)
-        root = parsed.documents[0] if parsed.documents else None
         if kind is DATASET:
-            result.definitions, result.cases = check_dataset(ctx, root)
-        elif kind is CALIBRATION:
-            result.cases = check_calibration(ctx, root)
-        else:
-            result.references = check_eval_set(ctx, root)
-        # A rule met through a merge key reports the same place twice: say it once.
-        result.findings = list(dict.fromkeys(sink.findings))
+            from evalyaml.core.items import ItemState
+            from evalyaml.formats.padosoft.samples import (
+                STATE,
+                SampleRules,
+                analyze_dataset_by_sample,
+            )
+            state = cache.format_state(STATE, ItemState) if cache is not None else None
+            by_sample = analyze_dataset_by_sample(text, path, options, state,
+                                                  SampleRules(_symfony_duplicates))
+            if by_sample is not None:
+                return by_sample
+        return analyze_whole(text, path, kind, options)
+
+
+def analyze_whole(text: str, path: str | None, kind: Kind, options: Options) -> FileAnalysis:
+    """One parse of the whole file: what a dataset's sample-by-sample analysis must equal."""
+    sink = FindingSink(strict=options.strict)
+    result = FileAnalysis(path, kind)
+    if kind is EVAL_SET:
+        parsed = parse_json(text, sink)
+    else:
+        parsed = parse_text(text, sink)
+        _symfony_duplicates(sink)
+    if not parsed.usable:
+        result.findings = sink.findings
         return result
+    ctx = Context(parsed, sink)
+    if kind is not EVAL_SET and len(parsed.documents) > 1:
+        _several_documents(ctx, kind)
+    root = parsed.documents[0] if parsed.documents else None
+    if kind is DATASET:
+        result.definitions, result.cases = check_dataset(ctx, root)
+    elif kind is CALIBRATION:
+        result.cases = check_calibration(ctx, root)
+    else:
+        result.references = check_eval_set(ctx, root)
+    # A rule met through a merge key reports the same place twice: say it once.
+    result.findings = list(dict.fromkeys(sink.findings))
+    return result
 
 
 def _symfony_duplicates(sink: FindingSink) -> None:

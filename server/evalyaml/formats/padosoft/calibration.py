@@ -11,10 +11,9 @@ eval-harness.calibration.v1; `input` may be `{}` or `[]` but not a non-empty lis
 
 from __future__ import annotations
 
-from evalyaml.analysis.findings import Related
-from evalyaml.analysis.model import CaseSummary
-from evalyaml.analysis.suggest import rank
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar, Sequence
+from evalyaml.core.findings import Related
+from evalyaml.core.model import CaseSummary
+from evalyaml.core.suggest import rank
 from evalyaml.formats.padosoft.common import Context, Typos, loop_items, typo_note
 from evalyaml.formats.padosoft.dataset import check_schema_version, loader
 from evalyaml.formats.padosoft.kinds import CALIBRATION_VERSION
@@ -27,6 +26,7 @@ from evalyaml.formats.padosoft.values import (
     string_of,
     value_of,
 )
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 LOAD = "eval-harness refuses to load the calibration file"
 ROOT_KEYS = ("schema_version", "name", "cases")

@@ -17,12 +17,12 @@ import re
 from collections.abc import Iterable
 from collections.abc import Mapping as MappingOf
 
-from evalyaml.analysis.findings import FindingSink, Fix, Related, TextEdit
-from evalyaml.analysis.parse import ParsedText
-from evalyaml.analysis.suggest import rank
-from evalyaml.analysis.text import Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar
+from evalyaml.core.findings import FindingSink, Fix, Related, TextEdit
+from evalyaml.core.suggest import rank
 from evalyaml.formats.padosoft.values import items_of
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.tree import Mapping, Node, Scalar
 
 INT_KEY = re.compile(r"-?(?:0|[1-9][0-9]*)")  # a PHP array key that is an integer
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import json
 
-from evalyaml.analysis.findings import Related
-from evalyaml.analysis.model import Reference
-from evalyaml.analysis.suggest import rank
-from evalyaml.analysis.yamltree import Mapping, Node, Sequence
+from evalyaml.core.findings import Related
+from evalyaml.core.model import Reference
+from evalyaml.core.suggest import rank
 from evalyaml.formats.padosoft.common import Context, Typos, typo_note
 from evalyaml.formats.padosoft.dataset import loader
 from evalyaml.formats.padosoft.kinds import DATASET, EVAL_SET_VERSION
 from evalyaml.formats.padosoft.values import describe, is_array, is_list, items_of, string_of
+from evalyaml.syntax.tree import Mapping, Node, Sequence
 
 REFUSE = "eval-harness refuses the eval set"
 ROOT_KEYS = ("schema_version", "name", "datasets")

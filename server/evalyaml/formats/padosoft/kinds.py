@@ -7,7 +7,7 @@ eval set lists), so the dataset kind's noun is "name"; nothing in eval-harness p
 
 from __future__ import annotations
 
-from evalyaml.analysis.kinds import FormatKind
+from evalyaml.core.kinds import FormatKind
 
 DATASET = FormatKind("padosoft", "Padosoft dataset", "padosoft-dataset.schema.json", noun="name")
 CALIBRATION = FormatKind("padosoft", "Padosoft calibration file",

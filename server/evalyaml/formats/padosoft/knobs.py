@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import re
 
-from evalyaml.analysis.findings import Fix, TextEdit
-from evalyaml.analysis.text import Span
-from evalyaml.analysis.yamltree import Mapping, Node, Scalar
+from evalyaml.core.findings import Fix, TextEdit
 from evalyaml.formats.padosoft.common import Context, Typos, typo_note
 from evalyaml.formats.padosoft.values import (
     describe,
@@ -32,6 +30,8 @@ from evalyaml.formats.padosoft.values import (
     string_of,
     value_of,
 )
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.tree import Mapping, Node, Scalar
 
 METADATA_KEYS = ("tags", "k", "refusal_expected", "refusal_policy", "citations",
                  "citation_evidence", "trajectory")

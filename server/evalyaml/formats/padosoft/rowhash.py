@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import cmp_to_key
 
-from evalyaml.analysis.findings import FindingSink
-from evalyaml.analysis.parse import parse_text
-from evalyaml.analysis.text import Span
-from evalyaml.analysis.yamltree import MERGE_TAG, Budget, Mapping, Node, Scalar, Sequence
+from evalyaml.core.findings import FindingSink
 from evalyaml.formats.padosoft.values import Timestamp, scalar_value
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.tree import MERGE_TAG, Budget, Mapping, Node, Scalar, Sequence
+from evalyaml.syntax.yaml.parse import parse_text
 
 _CANONICAL_INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
 _NUMERIC = re.compile(r"[ \t\n\r\v\f]*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta, timezone
 
-from evalyaml.analysis.yamltree import Mapping, Node, PyValue, Scalar, Sequence
+from evalyaml.syntax.tree import Mapping, Node, PyValue, Scalar, Sequence
 
 _TIMESTAMP = re.compile(
     r"(?P<y>[0-9]{4})-(?P<mo>[0-9]{1,2})-(?P<d>[0-9]{1,2})"

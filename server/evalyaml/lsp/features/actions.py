@@ -7,11 +7,11 @@ from collections.abc import Sequence
 
 from lsprotocol import types
 
-from evalyaml.analysis.findings import Finding
-from evalyaml.analysis.text import LineIndex, Span
+from evalyaml.core.findings import Finding
 from evalyaml.ide import actions as ide
 from evalyaml.lsp import convert
 from evalyaml.lsp.positions import PositionMapper
+from evalyaml.syntax.text import LineIndex, Span
 
 
 def code_actions(findings: list[Finding], diagnostics: Sequence[types.Diagnostic], wanted: Span,

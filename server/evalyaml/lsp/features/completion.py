@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from lsprotocol import types
 
-from evalyaml.analysis.kinds import Kind
+from evalyaml.core.kinds import Kind
 from evalyaml.ide import complete
 from evalyaml.ide import completion as ide
 from evalyaml.ide.source import Source

@@ -6,11 +6,11 @@ from datetime import date
 
 from lsprotocol import types
 
-from evalyaml.analysis.kinds import Kind
-from evalyaml.analysis.text import Position
+from evalyaml.core.kinds import Kind
 from evalyaml.ide import hover as ide
 from evalyaml.ide.source import Source
 from evalyaml.lsp.positions import PositionMapper
+from evalyaml.syntax.text import Position
 from evalyaml.workspace.index import Workspace
 
 

@@ -13,13 +13,13 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from evalyaml.analysis.model import FileAnalysis
-from evalyaml.analysis.text import Position
+from evalyaml.core.model import FileAnalysis
 from evalyaml.ide import navigation as ide
 from evalyaml.ide.source import Source
 from evalyaml.lsp.convert import SYMBOL_KINDS
 from evalyaml.lsp.documents import Document, path_to_uri
 from evalyaml.lsp.positions import PositionMapper
+from evalyaml.syntax.text import Position
 from evalyaml.workspace.index import Workspace
 
 MapperFor = Callable[[Path], PositionMapper]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from evalyaml.analysis.kinds import FileKind, Kind
+from evalyaml.core.kinds import FileKind, Kind
 from evalyaml.ide.completion import bundle_names
 from evalyaml.ide.lookup import file_kind, valid_id
 from evalyaml.ide.navigation import rename_edits, rename_target

@@ -1,0 +1,253 @@
+"""Per-document incremental state for files whose items are analysed one by one.
+
+A large file (a dataset of 10,000 cases) is split into items (`syntax.yaml.segments`), and each
+item's result is cached by its text: after an edit only the touched item is analysed again, and
+the cached results of the others are moved to their new lines. `CaseCache` is the one cache per
+open document every front end keeps (the language server per buffer, the workspace per
+`set_text`); it also holds other formats' own per-document state (`format_state`: a JSONL
+file's `syntax.lines.LineCache`). The rules that run on each item are the format's
+(`formats/contract/dataset.py` for the contract's datasets); a `CaseMapper` runs them over many
+items, spread over processes by the CLI (`evalyaml.parallel`).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar, cast
+
+from evalyaml.core.findings import Finding, Fix, Related, TextEdit
+from evalyaml.core.model import CaseSummary, Reference
+from evalyaml.core.options import Options
+from evalyaml.syntax.text import LineIndex, Position, Span
+from evalyaml.syntax.yaml.segments import DatasetSplit, split_after_edit, split_dataset
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class CaseResult:
+    """One case's analysis, with lines relative to the case's own text."""
+
+    findings: tuple[Finding, ...]
+    summary: CaseSummary
+    reference: Reference | None
+    id_node_text: str | None
+    id_span: Span | None
+
+    def __reduce__(self) -> tuple[type[CaseResult], tuple[object, ...]]:
+        # The CLI's workers send thousands back (see `text.Position.__reduce__`).
+        return CaseResult, (self.findings, self.summary, self.reference, self.id_node_text,
+                            self.id_span)
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedCase:
+    """A case's result moved to its line in the file."""
+
+    line: int
+    findings: tuple[Finding, ...]
+    summary: CaseSummary
+    reference: Reference | None
+    id_text: str | None
+    id_span: Span | None
+
+
+def place(result: CaseResult, line: int) -> PlacedCase:
+    return PlacedCase(
+        line,
+        tuple(f.shifted(line) for f in result.findings),
+        result.summary.shifted(line),
+        result.reference.shifted(line) if result.reference else None,
+        result.id_node_text,
+        result.id_span.shifted(line) if result.id_span else None,
+    )
+
+
+class CaseCache:
+    """Case text -> result, least recently used dropped first. One per open document.
+
+    It also remembers where each case was last placed, so a keystroke that moves no case (most
+    of them) rebuilds no spans at all.
+    """
+
+    def __init__(self, capacity: int = 50_000) -> None:
+        self.capacity = capacity
+        self._entries: OrderedDict[tuple[str, str], CaseResult] = OrderedDict()
+        # id(result) -> (result, its last placement). The result is kept and compared by
+        # identity: an id alone may be reused by a new result once the old one is freed (a
+        # case that was never cached), which would hand it the old case's findings.
+        self._placed: dict[int, tuple[CaseResult, PlacedCase]] = {}
+        self._root: _Root | None = None
+        self._last: _LastAnalysis | None = None
+        self.hits = 0
+        self.misses = 0
+        self.incremental = 0  # analyses that re-split and re-placed only the edited case
+        self._format_state: dict[str, object] = {}
+
+    @property
+    def used(self) -> bool:
+        """Whether any analysis has gone through this cache yet."""
+        return self._last is not None or self._root is not None or bool(self._entries) or \
+            bool(self._format_state)
+
+    def format_state(self, key: str, factory: Callable[[], T]) -> T:
+        """Per-document state of another format's own incremental analysis (a JSONL file's
+        `syntax.lines.LineCache`), kept here so every front end's one cache per document serves
+        every format. `key` names the state; `factory` makes it the first time."""
+        state = self._format_state.get(key)
+        if state is None:
+            state = self._format_state[key] = factory()
+        return cast(T, state)
+
+    def split(self, text: str, fingerprint: str) -> tuple[DatasetSplit | None, Edit | None]:
+        """The cases of `text`; from the last analysis's split when only one case changed."""
+        last = self._last
+        if last is not None and last.fingerprint == fingerprint:
+            after = split_after_edit(last.text, last.split, text)
+            if after is not None:
+                split, index = after
+                return split, Edit(last, index, split.region_lines - last.split.region_lines)
+        return split_dataset(text), None
+
+    def remember(self, text: str, split: DatasetSplit, fingerprint: str,
+                 cases: list[tuple[CaseResult, PlacedCase]] | None) -> None:
+        """`cases`: one per item of `split`, or None when some items were joined (see
+        `analyze_dataset`): then the next edit splits from scratch."""
+        self._last = _LastAnalysis(text, split, fingerprint, cases) if cases is not None \
+            else None
+
+    def root_findings(self, split: DatasetSplit, options: Options) -> tuple[Finding, ...] | None:
+        """The findings around the cases, from the last analysis when its skeleton is the same,
+        or the same but for the number of lines the cases take (a line inserted or removed in a
+        case): then the findings below the cases move by as many lines, with no parse."""
+        root = self._root
+        if root is None or root.strict != options.strict:
+            return None
+        if root.skeleton == split.skeleton:
+            return root.findings
+        delta = split.region_lines - root.region_lines
+        start = root.region_start
+        if not delta or split.region_start != start or \
+                root.skeleton[start + root.region_lines:] != \
+                split.skeleton[start + split.region_lines:] or \
+                root.skeleton[:start] != split.skeleton[:start]:
+            return None
+        first_line = LineIndex(root.skeleton[:start]).line_count - 1
+        moved = _move_below(root.findings, first_line, root.region_lines, delta)
+        if moved is not None:
+            self.remember_root(split, options, moved)
+        return moved
+
+    def remember_root(self, split: DatasetSplit, options: Options,
+                      findings: tuple[Finding, ...]) -> None:
+        self._root = _Root(split.skeleton, options.strict, split.region_start,
+                           split.region_lines, findings)
+
+    def placed(self, result: CaseResult, line: int) -> PlacedCase:
+        known = self._placed.get(id(result))
+        if known is not None and known[0] is result and known[1].line == line:
+            return known[1]
+        placement = place(result, line)
+        self._placed[id(result)] = (result, placement)
+        return placement
+
+    def get(self, key: tuple[str, str]) -> CaseResult | None:
+        found = self._entries.get(key)
+        if found is not None:
+            self._entries.move_to_end(key)
+            self.hits += 1
+        else:
+            self.misses += 1
+        return found
+
+    def put(self, key: tuple[str, str], result: CaseResult) -> None:
+        self._entries[key] = result
+        if len(self._entries) > self.capacity:
+            _, dropped = self._entries.popitem(last=False)
+            self._placed.pop(id(dropped), None)
+
+    def trim(self, keep: int) -> None:
+        """Keep only the `keep` most recently used cases. Every keystroke in a case adds an
+        entry for its new text; without this, a long editing session grows the cache (about
+        4 KB an edit) until `capacity`, hundreds of megabytes later."""
+        while len(self._entries) > max(keep, 0):
+            _, dropped = self._entries.popitem(last=False)
+            self._placed.pop(id(dropped), None)
+        if len(self._placed) > len(self._entries):  # placements of results no longer cached
+            live = {id(result) for result in self._entries.values()}
+            self._placed = {k: v for k, v in self._placed.items() if k in live}
+
+
+@dataclass(frozen=True, slots=True)
+class _Root:
+    """The findings of a dataset's skeleton (everything around its cases) and what they were
+    computed for."""
+
+    skeleton: str
+    strict: bool
+    region_start: int
+    region_lines: int
+    findings: tuple[Finding, ...]
+
+
+def _move_below(findings: tuple[Finding, ...], first_line: int, region_lines: int,
+                delta: int) -> tuple[Finding, ...] | None:
+    """`findings` with every position below the cases' region (lines `first_line` to
+    `first_line + region_lines - 1`, blank in the skeleton) moved `delta` lines; None when a
+    position lies inside the region, where no finding of the skeleton should be."""
+    tail = first_line + region_lines
+
+    def line_of(line: int) -> int | None:
+        if line < first_line:
+            return line
+        return line + delta if line >= tail else None
+
+    def span_of(span: Span) -> Span | None:
+        start, end = line_of(span.start.line), line_of(span.end.line)
+        if start is None or end is None:
+            return None
+        if start == span.start.line and end == span.end.line:
+            return span
+        return Span(Position(start, span.start.character), Position(end, span.end.character))
+
+    out: list[Finding] = []
+    for finding in findings:
+        if finding.span.start.line >= tail and not finding.related and not finding.fixes:
+            out.append(finding.shifted(delta))  # wholly below: its rendering can move too
+            continue
+        span = span_of(finding.span)
+        related = [(r, span_of(r.span) if r.path is None else r.span) for r in finding.related]
+        edits = [[(e, span_of(e.span)) for e in fix.edits] for fix in finding.fixes]
+        if span is None or any(s is None for _, s in related) or \
+                any(s is None for fix in edits for _, s in fix):
+            return None
+        out.append(Finding(
+            finding.code, finding.message, span, finding.severity,
+            tuple(Related(r.path, cast(Span, s), r.message) for r, s in related),
+            tuple(Fix(fix.title, tuple(TextEdit(cast(Span, s), e.new_text) for e, s in moved),
+                      fix.preferred) for fix, moved in zip(finding.fixes, edits, strict=True)),
+            finding.data))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class _LastAnalysis:
+    text: str
+    split: DatasetSplit
+    fingerprint: str
+    cases: list[tuple[CaseResult, PlacedCase]] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """The new text differs from `last.text` inside case `index` only."""
+
+    last: _LastAnalysis
+    index: int
+    line_delta: int
+
+
+CaseMapper = Callable[[list[str], Options], list["CaseResult | None"]]
+"""Analyses many case texts; the CLI passes one that spreads them over the CPU cores."""

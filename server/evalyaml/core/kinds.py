@@ -1,0 +1,108 @@
+"""Kinds of files: the contract's `FileKind` and every other format's `FormatKind`, read by the
+engine through the same attributes; and the modeline every format's detection may read.
+
+Which kind a contract file is lives in `formats/contract/detect.py`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+
+class FileKind(Enum):
+    DATASET = "dataset"
+    RUBRIC = "rubric"
+    JUDGE = "judge"
+
+    # Members are singletons compared by identity, so the identity hash is correct, and it is
+    # C code: `Enum.__hash__` is a Python call, and the index hashes a kind per reference.
+    __hash__ = object.__hash__
+
+    # The same attributes as `FormatKind`, so the engine reads any kind the same way.
+    @property
+    def format(self) -> str:
+        return "contract"
+
+    @property
+    def schema_file(self) -> str:
+        return f"{self.value}.schema.json"
+
+    @property
+    def noun(self) -> str:
+        return "id"
+
+    @property
+    def versioned(self) -> bool:
+        return True
+
+    @property
+    def named_by_path(self) -> bool:
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class FormatKind:
+    """A kind of file of a format other than the core contract (`evalyaml.formats`).
+
+    The core contract's `FileKind` predates the formats and stays an enum its own modules
+    compare by identity; every other format declares its kinds as values of this class. Both
+    carry the same attributes, so the engine (index, cross-file rules, CLI, editor features)
+    handles a `Kind` without knowing which format it belongs to.
+    """
+
+    format: str  # the owning format's name, e.g. "padosoft"
+    value: str  # how messages name such a file, e.g. "Padosoft dataset"
+    schema_file: str | None = None  # in schemas/: keys, enums and docs for completion and hover
+    noun: str = "id"  # what a definition's identifier is called in messages ("name")
+    versioned: bool = False  # whether references pin versions (semver resolution)
+    # References to this kind name a file by its path, and the format's cross check reads the
+    # file system to report a missing one: the index's "unknown name" (EY301) stays silent, so
+    # a file the index does not hold (excluded, over the size limit) is not called missing.
+    named_by_path: bool = False
+
+    def __post_init__(self) -> None:
+        _FORMAT_KINDS.setdefault((self.format, self.value), self)
+
+    def __reduce__(self) -> tuple[object, tuple[str, str]]:
+        # One object per kind in every process, as with the enum: analyses come back from the
+        # CLI's and the server's worker processes pickled, and kinds are compared with `is`.
+        return _format_kind, (self.format, self.value)
+
+
+_FORMAT_KINDS: dict[tuple[str, str], FormatKind] = {}
+
+
+def _format_kind(format_name: str, value: str) -> FormatKind:
+    return _FORMAT_KINDS[(format_name, value)]
+
+
+Kind = FileKind | FormatKind
+
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.@+/-]*")
+
+
+def is_plain_name(name: str) -> bool:
+    """Whether a name can be written as it is in a plain YAML scalar and inside a JSON string:
+    what rename and did-you-mean fixes may write without quoting or escaping (a name with a
+    space, a quote, a backslash, `#` or `: ` would change meaning or break the file)."""
+    return _PLAIN_NAME.fullmatch(name) is not None
+
+
+_MODELINE = re.compile(r"^\s*#\s*yaml-language-server\s*:\s*\$schema=(\S+)")
+
+
+def modeline_schema(text: str) -> str | None:
+    """The schema a `# yaml-language-server: $schema=...` modeline names. Only the leading
+    comment block counts, the way yaml-language-server reads it."""
+    for line in text[:8192].lstrip("\ufeff").splitlines()[:50]:
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if not stripped.startswith("#"):
+            return None
+        match = _MODELINE.match(stripped)
+        if match:
+            return match.group(1)
+    return None

@@ -1,0 +1,59 @@
+"""The contract's schemas: their ids, the `$ref` registry between them, and their validators,
+compiled once per process; and the check union of rubrics (`CHECK_KINDS`).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from evalyaml.core.kinds import FileKind, Kind
+from evalyaml.core.precheck import Predicate, compile_precheck
+from evalyaml.core.schemas import schema, subschema
+from evalyaml.formats.contract.words import CHECK_KINDS
+
+SCHEMA_IDS = {
+    FileKind.DATASET: "https://evalyaml.dev/schemas/v1/dataset.schema.json",
+    FileKind.RUBRIC: "https://evalyaml.dev/schemas/v1/rubric.schema.json",
+    FileKind.JUDGE: "https://evalyaml.dev/schemas/v1/judge.schema.json",
+}
+
+__all__ = ["CHECK_KINDS", "SCHEMA_IDS", "check_schema", "precheck", "registry", "validator"]
+
+
+@cache
+def registry() -> Registry:
+    resources_ = [
+        (SCHEMA_IDS[kind], Resource.from_contents(schema(kind), default_specification=DRAFT202012))
+        for kind in FileKind
+    ]
+    return Registry().with_resources(resources_)
+
+
+@cache
+def validator(kind: Kind, pointer: str = "") -> Draft202012Validator:
+    """A validator for a whole file (`pointer` empty) or one `$defs` entry, e.g. `/$defs/case`.
+
+    A sub-validator is `evolve`d from the file's validator rather than built on a `$ref`, so it
+    resolves references against the right base without paying a `$ref` lookup per instance.
+    """
+    whole = Draft202012Validator(
+        schema(kind), registry=registry(), format_checker=Draft202012Validator.FORMAT_CHECKER
+    )
+    return whole.evolve(schema=subschema(kind, pointer)) if pointer else whole
+
+
+@cache
+def precheck(kind: Kind, pointer: str = "") -> Predicate | None:
+    """The compiled "certainly valid" test for a schema, or None when it cannot be compiled."""
+    return compile_precheck(subschema(kind, pointer) if pointer else schema(kind))
+
+
+def check_schema(check_kind: str) -> dict[str, Any] | None:
+    if check_kind not in CHECK_KINDS:
+        return None
+    return subschema(FileKind.RUBRIC, f"/$defs/check_{check_kind}")

@@ -1,0 +1,111 @@
+"""Adopted files: a file another file names as a kind of its format.
+
+A `FileRef` with a kind (a grader prompt, an external cases file) makes the file it leads to be
+analysed as that kind, whatever its suffix or shape, for as long as some indexed file names it;
+then it goes back to what discovery makes of it. Of each search path the first candidate inside
+the roots that exists (an open buffer or a file) is adopted; every candidate is watched, so a
+candidate that appears or vanishes makes its adopters choose again.
+
+This module keeps the bookkeeping; the `Workspace` loads what it says (`Workspace._settle`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from evalyaml.core.kinds import Kind
+from evalyaml.core.model import FileAnalysis
+from evalyaml.workspace.roots import normalize
+
+FirstExisting = Callable[[Iterable[str], Path], "Path | None"]
+
+
+def adoptions(analysis: FileAnalysis | None) -> list[tuple[tuple[str, ...], Kind]]:
+    """What a file adopts: its file references that name a kind (their spans left out, so an
+    edit that moves them adopts nothing anew)."""
+    if analysis is None:
+        return []
+    return [(ref.candidates, ref.kind) for ref in analysis.file_refs if ref.kind is not None]
+
+
+def first_existing(candidates: Iterable[str], roots: list[Path],
+                   is_open: Callable[[Path], bool]) -> Path | None:
+    """The first candidate inside `roots` that is an open buffer or a file."""
+    real_roots = [os.path.realpath(r) for r in roots]
+    for raw in candidates:
+        candidate = normalize(raw)
+        real = os.path.realpath(candidate)
+        if not any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in real_roots):
+            continue
+        if is_open(candidate) or candidate.is_file():
+            return candidate
+    return None
+
+
+class Adoption:
+    """path -> (the kind its adopters name, the adopters); adopter -> what it adopted;
+    candidate path -> adopters whose choice it may change."""
+
+    def __init__(self) -> None:
+        self.adopted: dict[Path, tuple[Kind, set[Path]]] = {}
+        self.adoptions: dict[Path, set[Path]] = {}
+        self.candidates: dict[Path, set[Path]] = {}
+
+    def clear(self) -> None:
+        self.adopted.clear()
+        self.adoptions.clear()
+        self.candidates.clear()
+
+    def kind_of(self, path: Path) -> Kind | None:
+        """The kind `path`'s adopters name, if some file adopts it."""
+        adopted = self.adopted.get(path)
+        return adopted[0] if adopted is not None else None
+
+    def watchers(self, candidate: Path) -> set[Path]:
+        """The adopters whose choice `candidate` appearing or vanishing may change."""
+        return self.candidates.get(candidate, set())
+
+    def adopters_of(self, path: Path) -> set[Path]:
+        adopted = self.adopted.get(path)
+        return adopted[1] if adopted is not None else set()
+
+    def adopt(self, adopter: Path, analysis: FileAnalysis | None,
+              first_existing: FirstExisting) -> set[Path]:
+        """Record what `adopter` names; returns the paths it adopted."""
+        chosen: set[Path] = set()
+        for candidates, kind in adoptions(analysis):
+            for raw in candidates:
+                self.candidates.setdefault(normalize(raw), set()).add(adopter)
+            found = first_existing(candidates, adopter)
+            if found is not None and found != adopter and found not in chosen:
+                chosen.add(found)
+                known = self.adopted.get(found)
+                if known is None:
+                    self.adopted[found] = (kind, {adopter})
+                else:
+                    known[1].add(adopter)
+        self.adoptions[adopter] = chosen
+        return chosen
+
+    def needs_load(self, path: Path, analysis: FileAnalysis | None) -> bool:
+        """An adopted path the index does not hold (`analysis` None) as the kind its adopters
+        name."""
+        adopted = self.adopted.get(path)
+        return adopted is not None and (analysis is None or analysis.kind is not adopted[0])
+
+    def release(self, adopter: Path) -> set[Path]:
+        """Forget what `adopter` adopted; returns the files nobody adopts any more."""
+        orphans: set[Path] = set()
+        for path in self.adoptions.pop(adopter, set()):
+            known = self.adopted.get(path)
+            if known is None:
+                continue
+            known[1].discard(adopter)
+            if not known[1]:
+                del self.adopted[path]
+                orphans.add(path)
+        for watchers in self.candidates.values():
+            watchers.discard(adopter)
+        return orphans
