@@ -145,21 +145,13 @@ def test_the_import_scan_sees_a_format_imported_by_name(tmp_path: Path) -> None:
     assert "evalyaml.formats.contract" in names and "evalyaml.formats.eee" in names
 
 
-# Where a contract kind (a `FileKind` member, or `FileKind` itself) is still named outside
-# `formats/`, with the number of lines naming it: what redesign step 1 of ENGINE.md has left
-# to move into `formats/contract/` (the cross-file rules EY306-EY308 and the editor's contract
-# branches). The list may only shrink: a new line naming a contract kind outside `formats/`
-# fails, and so does a fixed one until it is struck off here.
+# No module outside `formats/` names a contract kind (a `FileKind` member, or `FileKind`
+# itself) but the kinds' home, which defines it: the engine asks a kind's attributes
+# (`qualified_refs`, `id_pattern`, `lists_cases`, `bundle_items`, ...) and a format's
+# `FormatIde`, never which kind it is (redesign step 1 of ENGINE.md). The debt list that
+# tracked the move is empty and stays so: a line naming a contract kind elsewhere fails.
 _CONTRACT_KIND_HOME = {(ANALYSIS / "kinds.py").relative_to(PACKAGE).as_posix(): 1}  # `Kind = ...`
-_CONTRACT_KIND_DEBT = {
-    "ide/completion.py": 4,
-    "ide/describe.py": 2,
-    "ide/lookup.py": 8,
-    "ide/navigation.py": 6,
-    "lsp/handlers/editing.py": 2,
-    "workspace/crossfile.py": 6,
-    "workspace/graph.py": 2,
-}
+_CONTRACT_KIND_DEBT: dict[str, int] = {}
 
 
 def _lines_naming(path: Path, name: str) -> set[int]:

@@ -41,6 +41,52 @@ class FileKind(Enum):
     def named_by_path(self) -> bool:
         return False
 
+    # What the engine asks of a kind instead of naming it (see `FormatKind` for each meaning).
+    @property
+    def qualified_refs(self) -> bool:
+        return True
+
+    @property
+    def id_pattern(self) -> re.Pattern[str] | None:
+        return _SNAKE_CASE
+
+    @property
+    def id_rule(self) -> str:
+        return "use snake_case (lowercase letters, digits and '_', starting with a letter)"
+
+    @property
+    def id_in_file_name(self) -> bool:
+        return True
+
+    @property
+    def symbol(self) -> str:
+        return "judge" if self.value == "judge" else "rubric"
+
+    @property
+    def usage(self) -> str:
+        return {"rubric": "cases", "judge": "checks"}.get(self.value, "files")
+
+    @property
+    def calibrated(self) -> bool:
+        return self.value == "judge"
+
+    @property
+    def lists_cases(self) -> bool:
+        return self.value == "dataset"
+
+    @property
+    def graph_cases(self) -> bool:
+        return self.value == "dataset"
+
+    @property
+    def bundle_items(self) -> tuple[str, ...] | None:
+        return ("questions", "*") if self.value == "dataset" else None
+
+
+_SNAKE_CASE = re.compile(r"^[a-z][a-z0-9_]*$")
+_PLAIN_RULE = ("use letters, digits and . _ - / @ + (nothing that would need quoting in YAML or "
+               "escaping in JSON)")
+
 
 @dataclass(frozen=True, slots=True)
 class FormatKind:
@@ -61,6 +107,29 @@ class FormatKind:
     # file system to report a missing one: the index's "unknown name" (EY301) stays silent, so
     # a file the index does not hold (excluded, over the size limit) is not called missing.
     named_by_path: bool = False
+    # References are written `<kind>/<id>[@pin]` (the prefix is the kind's `value`): rename and
+    # did-you-mean edit the id after the slash; False: the reference is the name alone.
+    qualified_refs: bool = False
+    # What a valid identifier looks like (rename checks a new name); None: any plain name
+    # (`is_plain_name`). `id_rule` says it to the user after "is not a valid <noun>: ".
+    id_pattern: re.Pattern[str] | None = None
+    id_rule: str = _PLAIN_RULE
+    # A file defining one should mention its id in its file name (EY310).
+    id_in_file_name: bool = False
+    # How an outline shows a definition of this kind ("rubric" or "judge", `ide.SymbolKind`).
+    symbol: str = "judge"
+    # What a code lens over a definition counts: "cases" (cases and composite checks naming a
+    # rubric), "checks" (checks naming a judge), "files" (files naming it).
+    usage: str = "files"
+    # Its definitions carry measured agreement (TPR, TNR, validated_at), shown on hover.
+    calibrated: bool = False
+    # Its files list cases (a format's items): outlines and workspace symbols show them.
+    lists_cases: bool = True
+    # The dependency graph draws each case as a node of its own.
+    graph_cases: bool = False
+    # JSON path of the items that may name a configured bundle (completion offers the
+    # bundles' names and properties there); None: its files name no bundle.
+    bundle_items: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         _FORMAT_KINDS.setdefault((self.format, self.value), self)
@@ -79,6 +148,14 @@ def _format_kind(format_name: str, value: str) -> FormatKind:
 
 
 Kind = FileKind | FormatKind
+
+
+def valid_id(name: str, kind: Kind) -> bool:
+    """Whether `name` may be a `kind`'s identifier (a rename's new name): the kind's pattern,
+    else anything that needs no quoting or escaping where it is written, YAML or JSON (Padosoft
+    dataset names are dotted: `rag.factuality.fy2026`)."""
+    pattern = kind.id_pattern
+    return bool(pattern.match(name)) if pattern is not None else is_plain_name(name)
 
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.@+/-]*")
 

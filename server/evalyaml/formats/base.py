@@ -15,6 +15,7 @@ format would have claimed but for a near miss gets one finding saying so (`near_
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -175,6 +176,9 @@ class FormatIde:
     # target in the targets file). (path, span of the definition) or None; reads go through
     # `files`.
     definition: Callable[[Cursor, NamedFiles], tuple[str, Span] | None] | None = None
+    # A kind told by a line of the text, for a buffer no format claims yet (a new, unnamed
+    # file): completion still knows what is being written. First match over all formats wins.
+    shapes: tuple[tuple[re.Pattern[str], Kind], ...] = ()
 
 
 class NamedFiles(Protocol):

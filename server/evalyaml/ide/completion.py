@@ -19,17 +19,17 @@ that asks for the next suggestion).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from evalyaml.core.kinds import FileKind, FormatKind, Kind
+from evalyaml.core.kinds import FormatKind, Kind
 from evalyaml.formats import format_of
 from evalyaml.formats.base import Cursor, KeyDoc
 from evalyaml.ide import lookup, schema_nav
-from evalyaml.ide.context import ITEM, Context, Reader
+from evalyaml.ide.context import ITEM, Context, PathPart, Reader
 from evalyaml.ide.describe import describe_definition, template_variables
 from evalyaml.ide.source import Source
 from evalyaml.syntax.text import Position, Span
@@ -87,7 +87,8 @@ def bundle_names(workspace: Workspace, path: Path | None) -> list[str]:
             names[name] = None
     for other in workspace.eval_files():
         analysis = workspace.analysis(other)
-        if analysis is not None and analysis.kind is FileKind.DATASET:
+        if analysis is not None and analysis.kind is not None \
+                and analysis.kind.bundle_items is not None:
             for case in analysis.cases:
                 if case.bundle:
                     names.setdefault(case.bundle, None)
@@ -182,7 +183,7 @@ def _keys(req: Request, ctx: Context) -> list[Completion]:
         return []
     props = dict(schema_nav.properties(node, check_kind))
     required = schema_nav.required(node, check_kind)
-    if req.kind is FileKind.DATASET and ctx.path == ["questions", ITEM]:
+    if _bundle_items(req.kind, ctx.path):
         for name, extra in _bundle_properties(req, ctx).items():
             props.setdefault(name, extra)
     key_docs = _key_docs(req.kind, ctx.path)
@@ -244,6 +245,14 @@ def _key_insert(req: Request, ctx: Context, name: str, prop: dict[str, Any],
     return f"{name}: "
 
 
+def _bundle_items(kind: Kind | None, path: Sequence[PathPart]) -> bool:
+    """Whether `path` is where the kind's items may name a configured bundle."""
+    where = kind.bundle_items if kind is not None else None
+    return where is not None and len(path) == len(where) and all(
+        step == ITEM if want == "*" else step == want
+        for step, want in zip(path, where, strict=True))
+
+
 def _bundle_properties(req: Request, ctx: Context) -> dict[str, dict[str, Any]]:
     bundle = ctx.siblings.get("bundle", "").strip().strip("'\"")
     if not bundle or req.doc.path is None:
@@ -275,7 +284,7 @@ def _values(req: Request, ctx: Context) -> list[Completion]:
     node = schema_nav.child(parent, key, check_kind)
     if node is None:
         return []
-    if req.kind is FileKind.DATASET and parent_path == ["questions", ITEM] and key == "bundle":
+    if _bundle_items(req.kind, parent_path) and key == "bundle":
         return _bundles(req, ctx, node.schema)
     values = schema_nav.enum_values(node.schema)
     if not values and schema_nav.type_of(node.schema) == "boolean":

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from evalyaml.core.kinds import FileKind, Kind
+from evalyaml.core.kinds import Kind
 from evalyaml.core.model import Definition
 from evalyaml.formats import format_of
 from evalyaml.formats.base import KeyDoc
@@ -34,7 +34,7 @@ def describe_definition(path: Path | None, definition: Definition, root: Path | 
         lines += ["", f"Scoring: `{definition.combine}`"]
     if definition.score_type:
         lines += ["", f"Score type: `{definition.score_type}`"]
-    if definition.kind is FileKind.JUDGE:
+    if definition.kind.calibrated:
         figures = []
         if definition.tpr is not None:
             figures.append(f"TPR {definition.tpr:g}")

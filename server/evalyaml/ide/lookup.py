@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from evalyaml.core.kinds import FileKind, FormatKind, Kind, is_plain_name
+from evalyaml.core.kinds import FormatKind, Kind
 from evalyaml.core.model import Definition, FileAnalysis, Reference
 from evalyaml.formats import FORMATS, candidates, claim, format_of
 from evalyaml.formats.base import FormatIde, Refusal
@@ -28,12 +28,9 @@ def reference_keys() -> dict[str, Kind]:
 def _reference_ides() -> dict[str, FormatIde]:
     return {key: fmt.ide for fmt in FORMATS for key in fmt.ide.reference_keys}
 
-_ID = re.compile(r"^[a-z][a-z0-9_]*$")
-_SHAPE = (
-    (re.compile(r"^questions[ \t]*:", re.MULTILINE), FileKind.DATASET),
-    (re.compile(r"^(?:checks|scoring)[ \t]*:", re.MULTILINE), FileKind.RUBRIC),
-    (re.compile(r"^template[ \t]*:", re.MULTILINE), FileKind.JUDGE),
-)
+@cache
+def _shapes() -> tuple[tuple[re.Pattern[str], Kind], ...]:
+    return tuple(shape for fmt in FORMATS for shape in fmt.ide.shapes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +72,7 @@ def analysed_reference_at(doc: Source, analysis: FileAnalysis | None, pos: Posit
     still be written where the analysis put it, so an analysis of an older text answers
     nothing rather than something about the wrong place."""
     for ref in analysis.references if analysis else ():
-        if isinstance(ref.target, FileKind) or not ref.span.contains(pos):
+        if ref.target.qualified_refs or not ref.span.contains(pos):
             continue
         id_span = reference_id_span(ref)
         if id_span is None:
@@ -120,8 +117,8 @@ def reference_id_span(ref: Reference) -> Span | None:
     else:
         return None
     # The contract writes `kind/id@pin`; other formats' references are the name alone.
-    slash = ref.raw.find("/") if isinstance(ref.target, FileKind) else -1
-    if slash < 0 and isinstance(ref.target, FileKind):
+    slash = ref.raw.find("/") if ref.target.qualified_refs else -1
+    if slash < 0 and ref.target.qualified_refs:
         return None
     begin = start + slash + 1
     return Span(Position(span.start.line, begin),
@@ -135,15 +132,6 @@ def _written(ref: Reference) -> str:
         return ref.raw
     assert ref.id is not None
     return ref.id
-
-
-def valid_id(name: str, kind: Kind) -> bool:
-    """The contract's ids are snake_case; other formats' names are anything that needs no
-    quoting or escaping where it is written, YAML or JSON (Padosoft dataset names are dotted:
-    `rag.factuality.fy2026`)."""
-    if isinstance(kind, FileKind):
-        return bool(_ID.match(name))
-    return is_plain_name(name)
 
 
 def relative(path: Path, root: Path | None) -> str:
@@ -167,7 +155,7 @@ def file_kind(doc: Source, analysed: Kind | None) -> Kind | None:
     found = analysed or _claimed_kind(doc)
     if found is not None:
         return found if found.schema_file is not None or _answers_itself(found) else None
-    for pattern, kind in _SHAPE:
+    for pattern, kind in _shapes():
         if pattern.search(doc.text):
             return kind
     return None

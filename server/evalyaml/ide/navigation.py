@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from evalyaml.core.kinds import FileKind, FormatKind, Kind
+from evalyaml.core.kinds import Kind
 from evalyaml.core.model import Definition, FileAnalysis
 from evalyaml.formats import format_of
 from evalyaml.formats.base import Cursor
@@ -87,7 +87,7 @@ class Lens:
 
 
 def _definition_kind(found: Definition) -> SymbolKind:
-    return SymbolKind.RUBRIC if found.kind is FileKind.RUBRIC else SymbolKind.JUDGE
+    return SymbolKind(found.kind.symbol)
 
 
 def _reference(workspace: Workspace, doc: Source, analysis: FileAnalysis | None, pos: Position
@@ -142,7 +142,7 @@ def _format_definition(workspace: Workspace, doc: Source, pos: Position) -> NavT
     path = normalize(doc.path)
     analysis = workspace.analysis(path)
     kind = analysis.kind if analysis is not None else None
-    if not isinstance(kind, FormatKind):
+    if kind is None:
         return None
     answer = format_of(kind).ide.definition
     if answer is None:
@@ -226,7 +226,7 @@ def document_symbols(doc: Source, analysis: FileAnalysis | None) -> list[Symbol]
         return []
     whole = Span(Position(0, 0), doc.lines.position(len(doc.text)))
     symbols: list[Symbol] = []
-    if analysis.kind is FileKind.DATASET or isinstance(analysis.kind, FormatKind):
+    if analysis.kind.lists_cases:
         for case in analysis.cases:
             symbols.append(Symbol(
                 name=case.id or "(case without id)", kind=SymbolKind.CASE, span=case.span,
@@ -275,7 +275,7 @@ def workspace_symbols(workspace: Workspace, query: str, limit: int = 5000
             if matches(query, found.key):
                 out.append(WorkspaceSymbol(found.key, _definition_kind(found),
                                            NavTarget(path, found.id_span), label))
-        if analysis.kind is FileKind.DATASET or isinstance(analysis.kind, FormatKind):
+        if analysis.kind is not None and analysis.kind.lists_cases:
             if matches(query, label):
                 out.append(WorkspaceSymbol(label, SymbolKind.FILE,
                                            NavTarget(path, Span.point(0, 0))))
@@ -359,11 +359,11 @@ def code_lenses(workspace: Workspace, doc: Source, analysis: FileAnalysis | None
         refs = workspace.references_to(normalize(doc.path), found)
         cases = sum(1 for _, r in refs if r.origin == "case")
         checks = len(refs) - cases
-        if found.kind is FileKind.RUBRIC:
+        if found.kind.usage == "cases":
             title = f"used by {cases} case{'s' if cases != 1 else ''}"
             if checks:
                 title += f" and {checks} composite check{'s' if checks != 1 else ''}"
-        elif found.kind is FileKind.JUDGE:
+        elif found.kind.usage == "checks":
             title = f"used by {checks} check{'s' if checks != 1 else ''}"
         else:  # another format's name: count the files that name it
             holders = len({p for p, _ in refs})

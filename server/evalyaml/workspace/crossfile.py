@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Protocol
 
 from evalyaml.core.findings import Finding, FindingSink, Fix, Related, TextEdit
-from evalyaml.core.kinds import FileKind, Kind, is_plain_name
+from evalyaml.core.kinds import Kind, is_plain_name
 from evalyaml.core.model import Definition, FileAnalysis, Reference
 from evalyaml.core.options import Options
 from evalyaml.core.suggest import best
@@ -91,7 +91,7 @@ def cross_findings(view: IndexView, path: Path, analysis: FileAnalysis,
         _reference_findings(here, ref, known)
     for definition in analysis.definitions:
         _duplicate_definition(view, path, definition, here.sink)
-        if isinstance(definition.kind, FileKind):  # the contract's naming convention only
+        if definition.kind.id_in_file_name:
             _file_name_hint(path, definition, here.sink)
     read = _format_cross_check(here, roots)
     return CrossResult(here.sink.findings, here.observed, read)
@@ -129,7 +129,7 @@ def _reference_findings(here: _Here, ref: Reference, resolution: Resolution) -> 
         fixes: tuple[Fix, ...] = ()
         if suggestion:
             edit = _id_edit(ref, suggestion)
-            shown = f"{kind}/{suggestion}" if isinstance(ref.target, FileKind) else suggestion
+            shown = f"{kind}/{suggestion}" if ref.target.qualified_refs else suggestion
             fixes = (Fix(f"Change to '{shown}'", (edit,), preferred=True),) if edit else ()
         sink.add("EY301", f"no {kind} with {ref.target.noun} '{ref.id}' in the workspace{hint}",
                  ref.span, fixes=fixes, data={"suggestion": suggestion} if suggestion else None)
@@ -369,10 +369,10 @@ def _pin_edit(ref: Reference, pin: str) -> TextEdit | None:
 def _id_edit(ref: Reference, new_id: str) -> TextEdit | None:
     start = _raw_start(ref)
     # The contract writes `kind/id@pin`; other formats' references are the name alone.
-    slash = ref.raw.find("/") if isinstance(ref.target, FileKind) else -1
-    if start is None or ref.id is None or (slash < 0 and isinstance(ref.target, FileKind)):
+    slash = ref.raw.find("/") if ref.target.qualified_refs else -1
+    if start is None or ref.id is None or (slash < 0 and ref.target.qualified_refs):
         return None
-    if not isinstance(ref.target, FileKind) and not is_plain_name(new_id):
+    if not ref.target.qualified_refs and not is_plain_name(new_id):
         return None  # it would need quoting or escaping where the reference is written
     begin = start.character + slash + 1
     return TextEdit(Span(Position(start.line, begin),

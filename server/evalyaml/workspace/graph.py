@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evalyaml.core.kinds import FileKind
 from evalyaml.core.model import Definition, FileAnalysis, Reference
 from evalyaml.syntax.text import Span
 from evalyaml.workspace.index import Workspace, normalize
@@ -107,7 +106,7 @@ def _source_nodes(graph: Graph, path: Path, analysis: FileAnalysis, display: Dis
                   ) -> Callable[[Reference | None], str]:
     """Add the file's own nodes; return a function naming the node a reference starts from."""
     shown = display(path)
-    if analysis.kind is FileKind.DATASET:
+    if analysis.kind is not None and analysis.kind.graph_cases:
         case_nodes: list[tuple[Node, Span]] = []
         for index, case in enumerate(analysis.cases):
             name = case.id or f"#{index + 1}"

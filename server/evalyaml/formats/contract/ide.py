@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from evalyaml.core.kinds import FileKind, Kind
@@ -45,4 +46,7 @@ IDE = FormatIde(
     read_reference=read_reference,
     unions=(SchemaUnion(FileKind.RUBRIC, "#/$defs/check", CHECK_KINDS, "/$defs/check_{}",
                         "/$defs/check_base"),),
+    shapes=((re.compile(r"^questions[ \t]*:", re.MULTILINE), FileKind.DATASET),
+            (re.compile(r"^(?:checks|scoring)[ \t]*:", re.MULTILINE), FileKind.RUBRIC),
+            (re.compile(r"^template[ \t]*:", re.MULTILINE), FileKind.JUDGE)),
 )

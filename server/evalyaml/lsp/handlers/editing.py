@@ -11,9 +11,9 @@ from __future__ import annotations
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from evalyaml.core.kinds import FileKind, Kind
+from evalyaml.core.kinds import Kind, valid_id
 from evalyaml.ide.completion import bundle_names
-from evalyaml.ide.lookup import file_kind, valid_id
+from evalyaml.ide.lookup import file_kind
 from evalyaml.ide.navigation import rename_edits, rename_target
 from evalyaml.lsp import convert
 from evalyaml.lsp.consistency import analysed_serials, check_settled, wait_current, wait_index
@@ -121,10 +121,7 @@ async def rename(ls: EvalServer, params: types.RenameParams) -> types.WorkspaceE
         return None
     if not valid_id(params.new_name, target.kind):
         raise JsonRpcInvalidParams(
-            f"'{params.new_name}' is not a valid id: use snake_case (lowercase letters, "
-            "digits and '_', starting with a letter)" if isinstance(target.kind, FileKind)
-            else f"'{params.new_name}' is not a valid {target.kind.noun}: use letters, "
-            "digits and . _ - / @ + (nothing that would need quoting in YAML or escaping in JSON)")
+            f"'{params.new_name}' is not a valid {target.kind.noun}: {target.kind.id_rule}")
     edits = await ls.in_thread(rename_edits, workspace.workspace, target, params.new_name)
     changes: dict[str, tuple[int | None, list[types.TextEdit]]] = {}
     for path, spans in edits.items():
