@@ -49,6 +49,7 @@ from evalyaml.lsp.settings import Settings
 from evalyaml.lsp.texts import DiskTexts
 from evalyaml.parallel import CasePool
 from evalyaml.workspace.index import normalize
+from evalyaml.workspace.suppress import finalise_file
 
 log = logging.getLogger(__name__)
 
@@ -328,7 +329,9 @@ class Engine:
         problem = self.workspace.problem(key)
         if problem is not None:
             own.insert(0, problem)
-        return sorted(own, key=_order)
+        return finalise_file(sorted(own, key=_order), key, analysis,
+                             self.workspace.root_for(key).config,
+                             self.workspace.options(key).strict, complete=False)
 
     def _report(self, uri: str, path: Path | None, doc: Document | None,
                 findings: list[Finding], analysis: FileAnalysis | None) -> Report:
