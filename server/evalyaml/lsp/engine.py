@@ -329,9 +329,8 @@ class Engine:
         problem = self.workspace.problem(key)
         if problem is not None:
             own.insert(0, problem)
-        return finalise_file(sorted(own, key=_order), key, analysis,
-                             self.workspace.root_for(key).config,
-                             self.workspace.options(key).strict, complete=False)
+        return finalise_file(self.workspace, key, sorted(own, key=_order), analysis,
+                             complete=False)
 
     def _report(self, uri: str, path: Path | None, doc: Document | None,
                 findings: list[Finding], analysis: FileAnalysis | None) -> Report:

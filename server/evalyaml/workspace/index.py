@@ -50,9 +50,7 @@ class Workspace:
     """
 
     def __init__(
-        self,
-        roots: Sequence[Path],
-        *,
+        self, roots: Sequence[Path], *,
         options_for: Callable[[Path], Options] | None = None,
         today: date | None = None,
         strict: bool | None = None,
@@ -429,10 +427,7 @@ class Workspace:
                 found.extend(entry.analysis.findings)
                 if entry.analysis.kind is not None:
                     found.extend(self._cross_for(key, entry.analysis))
-            analysis = entry.analysis
-        # What is reported: suppressions and the root's rules (`workspace.suppress`).
-        return finalise_file(sort_unique(found), key, analysis, self.root_for(key).config,
-                             self.options(key).strict, complete=True)
+            return finalise_file(self, key, sort_unique(found), entry.analysis, complete=True)
 
     def cross_file_findings(self, path: Path) -> list[Finding]:
         """Only the findings that need other files (cached until an update invalidates them)."""

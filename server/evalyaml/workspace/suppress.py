@@ -11,15 +11,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Protocol
 
-from evalyaml.config import Config
 from evalyaml.core.codes import CODES, Severity, severity_of
 from evalyaml.core.findings import Finding, Fix, TextEdit, sort_unique
 from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
 from evalyaml.core.rules import Rules
 from evalyaml.core.suggest import did_you_mean
 from evalyaml.syntax.suppress import SUPPRESSIONS, Directive
 from evalyaml.syntax.suppress import Code as Written
+from evalyaml.workspace.roots import WorkspaceRoot
 
 _NEVER_SILENCED = frozenset({"EY322", "EY323"})
 
@@ -97,15 +99,21 @@ def _own(code: str, message: str, written: Written, strict: bool, rules: Rules, 
     return Finding(code, message, span, level, fixes=fixes)
 
 
-def finalise_file(found: list[Finding], key: Path, analysis: FileAnalysis | None,
-                  config: Config, strict: bool, *, complete: bool) -> list[Finding]:
-    """`finalise` for one file of a workspace whose configuration is `config`. `complete`:
-    the file's cross-file findings are among `found` (unused suppressions are judged only
-    then)."""
+class Rooted(Protocol):
+    def root_for(self, path: Path) -> WorkspaceRoot: ...
+    def options(self, path: Path) -> Options: ...
+
+
+def finalise_file(workspace: Rooted, key: Path, found: list[Finding],
+                  analysis: FileAnalysis | None, *, complete: bool) -> list[Finding]:
+    """`finalise` for one file of `workspace`, with the rules of the root holding it.
+    `complete`: the file's cross-file findings are among `found` (unused suppressions are
+    judged only then)."""
+    config = workspace.root_for(key).config
     try:
         relative: str | None = key.relative_to(config.root).as_posix()
     except ValueError:
         relative = None
-    result = finalise(found, directives_of(analysis), config.rules, relative, strict=strict,
-                      complete=complete)
+    result = finalise(found, directives_of(analysis), config.rules, relative,
+                      strict=workspace.options(key).strict, complete=complete)
     return result if result is found else sort_unique(result)
