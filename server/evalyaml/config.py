@@ -140,7 +140,7 @@ def parse_config(text: str, root: Path, source: Path | None, table_prefix: str =
     value: Any
     start = table_start(text, table_prefix) or 0
     for key, value in data.items():
-        span = key_span(text, lines, key, start) or Span.point(0, 0)
+        span = key_span(text, lines, key, start) or _table_span(text, lines, table_prefix, key)
         if key not in _KEYS:
             sink.add("EY320", f"unknown configuration key '{key}'{did_you_mean(key, _KEYS)}",
                      span)
@@ -170,6 +170,13 @@ def parse_config(text: str, root: Path, source: Path | None, table_prefix: str =
     if rule_values:
         values["rules"] = parse_rules(rule_values, sink)
     return Config(root=root, source=source, findings=tuple(sink.findings), **values)
+
+
+def _table_span(text: str, lines: LineIndex, table_prefix: str, key: str) -> Span:
+    """The name in a `[key]` (or `[tool.evalyaml.key]`) header; the file's start without one."""
+    name = f"{table_prefix}.{key}" if table_prefix else key
+    header = re.search(rf"^[ \t]*\[[ \t]*({re.escape(name)})[ \t]*\]", text, re.MULTILINE)
+    return lines.span(header.start(1), header.end(1)) if header else Span.point(0, 0)
 
 
 def _declares_strict(text: str, table_prefix: str) -> bool:
