@@ -41,6 +41,18 @@ def _add_check_options(parser: argparse.ArgumentParser) -> None:
                         help="output format (default: text)")
     parser.add_argument("--today", type=_date, default=None, metavar="YYYY-MM-DD",
                         help="judge freshness as of this date instead of today")
+    parser.add_argument("--fix", action="store_true",
+                        help="apply the safe fixes (checksums, digests, row counts, pins, "
+                        "quotes...), re-checking until stable, then report what is left")
+    parser.add_argument("--unsafe-fixes", action="store_true",
+                        help="with --fix or --diff, also the fixes that change meaning "
+                        "(did-you-mean renames)")
+    parser.add_argument("--diff", action="store_true",
+                        help="print the fixes as a unified diff and write nothing (exit 1 "
+                        "when there is something to fix)")
+    parser.add_argument("--statistics", action="store_true",
+                        help="print a count per code (and how many are fixable) instead of "
+                        "the findings")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -129,7 +141,25 @@ def _check(args: argparse.Namespace) -> int:
 
     result = check_paths(args.paths, strict=args.strict, today=args.today,
                          force_kind=_VALIDATE.get(args.command))
-    sys.stdout.write(RENDERERS[args.format](result))
+    if args.fix or args.diff:
+        from evalyaml.fixes import fix_workspaces
+        from evalyaml.report import display_path
+
+        fixed = fix_workspaces(result, unsafe=args.unsafe_fixes)
+        if args.diff:
+            sys.stdout.write(fixed.diff({p: display_path(p) for p in fixed.after}))
+            return 1 if fixed.after else 0
+        fixed.write()
+        print(f"Fixed {fixed.applied} finding{'s' if fixed.applied != 1 else ''} in "
+              f"{len(fixed.after)} file{'s' if len(fixed.after) != 1 else ''}", file=sys.stderr)
+        result = check_paths(args.paths, strict=args.strict, today=args.today,
+                             force_kind=_VALIDATE.get(args.command))
+    if args.statistics:
+        from evalyaml.report import render_statistics
+
+        sys.stdout.write(render_statistics(result))
+    else:
+        sys.stdout.write(RENDERERS[args.format](result))
     has_error = any(f.severity is Severity.ERROR for _, f in result.all_findings())
     return 1 if has_error else 0
 
