@@ -68,6 +68,8 @@ def fixable_line(result: CheckResult) -> list[str]:
             unsafe += 1
     if not safe and not unsafe:
         return []
+    if not safe:
+        return []  # as ruff: the unsafe count only beside a safe one
     more = f" ({unsafe} more with --unsafe-fixes)" if unsafe else ""
     return [f"[*] {safe} fixable with `evalyaml check --fix`{more}"]
 

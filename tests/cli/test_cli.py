@@ -216,7 +216,11 @@ def test_json_shape_is_stable(ws: Path) -> None:
          "range": {"start": {"line": 4, "character": 4}, "end": {"line": 4, "character": 19}},
          "severity": "warning", "code": "EY205",
          "message": "unknown key 'expecteed_facts' in case 'reset_password'; did you mean "
-                    "'expected_facts'? (an unknown key is ignored, so its value has no effect)"},
+                    "'expected_facts'? (an unknown key is ignored, so its value has no effect)",
+         "fixes": [{"title": "Rename to 'expected_facts'", "safe": False, "edits": [
+             {"range": {"start": {"line": 4, "character": 4},
+                        "end": {"line": 4, "character": 19}},
+              "newText": "expected_facts"}]}]},
         {"path": "rubrics/dup.yaml",
          "range": {"start": {"line": 6, "character": 8}, "end": {"line": 6, "character": 9}},
          "severity": "warning", "code": "EY211",
