@@ -55,13 +55,35 @@ def _add_check_options(parser: argparse.ArgumentParser) -> None:
                         "the findings")
 
 
+_CHECK_EPILOG = """exit codes:
+  0  nothing reaches error severity (warnings and hints do not fail a run; --strict makes
+     every contract finding an error)
+  1  at least one error (with --diff: there is something to fix)
+  2  usage or I/O error
+
+configuration: evalyaml.toml, or [tool.evalyaml] in pyproject.toml, in the workspace root
+(found upwards from each path): strict, freshness_days, include, exclude, select, ignore,
+extend-select, extend-ignore, [per-file-ignores], [severity], bundles. Silence one finding
+with a trailing '# evalyaml: ignore[EYnnn]'. Each code: 'evalyaml rule EYnnn'."""
+
+
+def _formats_named() -> str:
+    from evalyaml.formats import FORMATS
+
+    titles = [f.title for f in FORMATS]
+    return ", ".join(titles[:-1]) + f" and {titles[-1]}" if len(titles) > 1 else titles[0]
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="evalyaml", description=(
-        "Checks LLM-evaluation YAML: datasets, rubrics and judges."))
+        f"Checks LLM-evaluation files: {_formats_named()}."))
     parser.add_argument("--version", action="version", version=f"evalyaml {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    check = commands.add_parser("check", help="check files and folders (default: .)")
+    check = commands.add_parser(
+        "check", help="check files and folders (default: .)",
+        description=f"Check the eval files ({_formats_named()}) under the named files and "
+        "folders.", epilog=_CHECK_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     check.add_argument("paths", nargs="*", type=Path, default=[Path()], metavar="PATH")
     _add_check_options(check)
 
@@ -79,6 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
     lsp.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP port, for debugging")
     lsp.add_argument("--log-level", default="WARNING",
                      choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+
+    rule = commands.add_parser("rule", help="explain a diagnostic code (its documentation)")
+    rule.add_argument("code", metavar="CODE")
 
     graph = commands.add_parser("graph", help="print the reference graph (cases -> rubrics -> "
                                 "judges)")
@@ -111,8 +136,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fast
     from evalyaml.checker import CheckError
 
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
     try:
+        if args.command == "rule":
+            from evalyaml.rule import explain
+
+            text, code = explain(args.code)
+            (sys.stdout if code == 0 else sys.stderr).write(text)
+            return code
         if args.command == "check" or args.command in _VALIDATE:
             return _check(args)
         if args.command == "schema":
