@@ -68,6 +68,7 @@ YLS_DIR = REPO / "bench" / ".yls"
 YLS_BIN = YLS_DIR / "node_modules" / "yaml-language-server" / "bin" / "yaml-language-server"
 YLS_NODE = YLS_DIR / "node_modules" / ".bin" / "node"
 GEN_CORPUS = REPO.parent / "shared" / "bench" / "gen_corpus.py"
+GEN_FORMATS = REPO.parent / "shared" / "bench" / "gen_formats.py"
 TODAY = "2026-11-21"
 
 TARGETS = {  # medians, milliseconds (RSS in MB), per workload
@@ -75,7 +76,13 @@ TARGETS = {  # medians, milliseconds (RSS in MB), per workload
               "completion": 20, "rss 10000": 300, "initialize": 400},
     "heavy": {"edit 10000": 100, "open 10000": 1000, "rss 10000": 250},
     "broken": {"edit 10000": 100, "open 10000": 1500, "rss 10000": 300},
+    # issue #27: every format's clean 10,000-item file, one item edited (and <= 2x the
+    # contract's figure of the same run, which the table prints as `x contract`)
+    **{name: {"edit 1000": 20, "edit 10000": 100}
+       for name in ("contract-items", "padosoft", "agentv")},
 }
+FORMAT_TOPICS = ["refund", "shipping", "warranty", "invoice", "password", "billing", "account",
+                 "delivery"]
 
 TOPICS = [
     ("refund", "How long do I have to return a product I bought online, and who pays shipping?",
@@ -384,6 +391,7 @@ class Workload:
     bad: str
     anchor: str  # a new line is inserted after the line holding this, in one case
     settings: dict[str, Any] | None = None  # yaml-language-server's, when not the default
+    queries: bool = True  # completion and hover at the contract's `rubric_ref`
 
 
 def clean_workload(base: Path, server: Server, size: int) -> Workload:
@@ -424,8 +432,30 @@ def broken_workload(base: Path, server: Server, size: int) -> Workload:
     return work
 
 
+def format_workload(name: str) -> Callable[[Path, Server, int], Workload]:
+    """`../shared/bench/gen_formats.py`'s clean file of one format (`.lspbench.json` names it
+    and its edit), generated once per size and shared by both servers (edits stay in the
+    editor buffer). Items are found by their ids; a new line goes after `input:`."""
+    folder = {"contract-items": "contract"}.get(name, name)
+    separator = "_" if folder == "contract" else "-"
+
+    def make(base: Path, server: Server, size: int) -> Workload:
+        out = base / "formats" / str(size)
+        if not (out / folder).exists():
+            subprocess.run([sys.executable, str(GEN_FORMATS), str(out), str(size)], check=True,
+                           capture_output=True)
+        meta = json.loads((out / folder / ".lspbench.json").read_text("utf-8"))
+        good, bad = meta["edit"].split("=>")
+        del server
+        return Workload(out / folder, out / folder / meta["file"],
+                        lambda n: f"id: {FORMAT_TOPICS[n % 8]}{separator}{n}\n", range(size),
+                        good, bad, "    input:", {"yaml": {"validate": True}}, queries=False)
+    return make
+
+
 WORKLOADS: dict[str, Callable[[Path, Server, int], Workload]] = {
-    "clean": clean_workload, "heavy": heavy_workload, "broken": broken_workload}
+    "clean": clean_workload, "heavy": heavy_workload, "broken": broken_workload,
+    **{name: format_workload(name) for name in ("contract-items", "padosoft", "agentv")}}
 
 
 # ------------------------------------------------------------------------------ measuring
@@ -552,6 +582,10 @@ def run_size(server: Server, workload: Workload, result: Result, *, edits: int,
 
         result.edit[size] = [change(typo) for _ in range(edits)]
         result.edit_line[size] = [change(newline) for _ in range(max(3, edits // 3))]
+        if not workload.queries:
+            result.rss[size] = client.peak_rss_mb()
+            result.worker_rss[size] = client.children_peak_rss_mb()
+            return
 
         # completion at `rubric_ref: rubric/|` in the middle case; key completion and hover
         # on `criteria` of that case
@@ -693,6 +727,26 @@ def table(sizes: list[int], results: dict[str, Result], workload: str
     return "\n".join(lines), failures
 
 
+def format_summary(sizes: list[int], results: dict[str, dict[str, Result]],
+                   formats: list[str], failures: list[str]) -> str:
+    """Issue #27's table: each format's edit -> diagnostics beside yaml-language-server's and
+    as a multiple of the contract's in the same run (target: <= 2x)."""
+    lines = ["edit -> diagnostics (median) | " + " | ".join(
+        f"{server} | x contract" for server in results["contract-items"])]
+    for workload in formats:
+        for size in sizes:
+            cells = []
+            for server, result in results[workload].items():
+                value = med(result.edit.get(size, []))
+                base = med(results["contract-items"].get(server, Result()).edit.get(size, []))
+                ratio = value / base if base and not math.isnan(base) else float("nan")
+                cells += [fmt(value), "-" if math.isnan(ratio) else f"{ratio:.1f}"]
+                if server != "yaml-language-server" and ratio > 2:
+                    failures.append(f"{workload} {server} edit {size}: {ratio:.1f}x contract")
+            lines.append(f"{workload}, {size:,} items | " + " | ".join(cells))
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 1000, 10_000])
@@ -746,6 +800,10 @@ def main(argv: list[str] | None = None) -> int:
         failures += missed
         print()
         print(report)
+    formats = [w for w in ("contract-items", "padosoft", "agentv") if w in results]
+    if "contract-items" in results and len(formats) > 1:
+        print()
+        print(format_summary(args.sizes, results, formats, failures))
     print()
     print("medians; edit = one line start changed inside one case; new line = a line break "
           "inserted in one case (every case below it moves); X/yls = X / yaml-language-server")

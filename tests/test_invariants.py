@@ -1,7 +1,7 @@
 """Invariants of the core (DESIGN §4), each with a test:
 
-- `analysis/` never imports pygls or lsprotocol (nor the LSP, workspace or CLI layers);
-- imports run one way, `analysis`/`syntax` <- `formats` <- `dispatch` <- `workspace` <- `lsp`/CLI:
+- `core/` never imports pygls or lsprotocol (nor the LSP, workspace or CLI layers);
+- imports run one way, `core`/`syntax` <- `formats` <- `dispatch` <- `workspace` <- `lsp`/CLI:
   the core never imports a format, a format never imports another format nor anything above it,
   and only `formats/__init__.py` names the formats (nor, but for a shrinking list, a contract
   kind);

@@ -2,7 +2,8 @@
 
 The CLI is single-threaded, so it forks: workers start in milliseconds with everything already
 imported. The language server has threads and never forks; it keeps one spawned worker warm
-instead (`CasePool`).
+instead (`CasePool`). The process machinery is imported when a list is long enough to spread,
+not with this module: `evalyaml check` of a small workspace never pays for it.
 """
 
 from __future__ import annotations
@@ -10,16 +11,17 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
-import multiprocessing
 import os
 import threading
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING
 
 from evalyaml.core.incremental import CaseMapper, CaseResult
 from evalyaml.core.options import Options
 from evalyaml.formats import ANALYZE_ITEMS as analyze_case_texts
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 PARALLEL_FROM = 2_000
 """Below this many cases a second process costs more than it saves."""
@@ -45,15 +47,21 @@ def _workers() -> int:
 
 
 def case_mapper() -> CaseMapper | None:
-    """A mapper over all cores, or None where that would not help (one core, no fork)."""
-    if _workers() < 2 or "fork" not in multiprocessing.get_all_start_methods():
+    """A mapper over all cores, or None where that would not help (one core)."""
+    if _workers() < 2:
         return None
     return _map_in_processes
 
 
 def _map_in_processes(texts: list[str], options: Options) -> list[CaseResult | None]:
+    """Forks only for a long list, where fork exists (else one case after another)."""
     workers = _workers()
     if len(texts) < PARALLEL_FROM:
+        return analyze_case_texts(texts, options)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    if "fork" not in multiprocessing.get_all_start_methods():
         return analyze_case_texts(texts, options)
     size = -(-len(texts) // workers)
     chunks = [texts[i : i + size] for i in range(0, len(texts), size)]
@@ -103,6 +111,9 @@ class CasePool:
         with self._lock:
             if self._pool is not None or self._broken or _workers() < 2:
                 return
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
             try:
                 self._pool = ProcessPoolExecutor(
                     max_workers=1, mp_context=multiprocessing.get_context("spawn"))
@@ -129,7 +140,7 @@ class CasePool:
         half = int(len(texts) * HERE_SHARE)
         try:
             there = pool.submit(_analyse_in_worker, texts[half:], options)
-        except (BrokenProcessPool, RuntimeError):
+        except RuntimeError:  # BrokenProcessPool is one
             self._give_up()
             return analyze_case_texts(texts, options)
         started = time.perf_counter()

@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 from tests.hostile.harness import EXAMPLES
 
 FILES = sorted(p.relative_to(EXAMPLES).as_posix() for p in EXAMPLES.rglob("*.yaml"))
+# Padosoft's datasets are `.yml` (analysed sample by sample, like AgentV's suites test by test).
+FILES += sorted(p.relative_to(EXAMPLES).as_posix() for p in EXAMPLES.rglob("*.yml"))
 # Adopted files are edited too: an AgentV grader prompt (Markdown, checked as what the suite
 # naming it says it is).
 FILES += ["agentv/evals/prompts/support-grader.md"]
@@ -38,6 +40,10 @@ FRAGMENTS = [
     "        mode: in-order\n", "    depends_on: [x, x]\n", "    vars: {q: 1}\n",
     "{{ questoin }}", "prompt: file://prompts/support-grader.md\n", "prompt: missing.md\n",
     "score_ranges: {0: a, 5: b}\n", "    mode: conversation\n", "weight: -1\n",
+    # Padosoft samples and AgentV tests: items added, duplicated, misspelt, moved by a line.
+    "  - id: new_sample\n    input: {q: 1}\n    expected_output: x\n", "samples:\n", "tests:\n",
+    "    metadata:\n      tagz: [a]\n", "  - id: refund-policy\n", "    expected_ouput: x\n",
+    "  - id: t2\n    input: hi\n    criteria: ok\n    depends_on: [t1]\n", "      k: five\n",
     '"schema_version": "0.2.0", ', '"schema_version": "9.9.9", ', '"single-turn"', '"agentic"',
     'NaN', ',}', ', "x": 1', '"evaluation_id": "other", ', '"model_id": "org/else", ', "null",
     '"total_rows": 99', '"checksum": "00"', '"sample_hash": "00", ', '"interactions": [], ',

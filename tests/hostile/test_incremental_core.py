@@ -14,7 +14,8 @@ from datetime import date
 from typing import Any
 
 from hypothesis import given
-from tests.hostile.edits import SCRIPTS, Script, legal
+from hypothesis import strategies as st
+from tests.hostile.edits import FILES, SCRIPTS, STEP, Script, legal
 from tests.hostile.harness import EXAMPLES, TODAY, profile
 
 DATASET = "# yaml-language-server: $schema=https://evalyaml.dev/schemas/v1/dataset.schema.json\n"
@@ -60,30 +61,108 @@ def test_edit_scripts_in_process(script: Script) -> None:
     analyze_text(text, path, options, cache)
     undo: list[tuple[int, int, str]] = []
     for step in script.steps:
-        kind, size = step[0], len(text)
-        if kind in ("insert", "append", "delete", "replace", "paste"):
-            if kind == "append":
-                start, end, new = size, size, step[1]
-            elif kind == "insert":
-                start = end = step[1] % (size + 1)
-                new = step[2]
-            elif kind == "paste":
-                start = end = step[1] % (size + 1)
-                source = step[2] % (size + 1)
-                new = text[source : source + step[3]]
-            else:
-                start = step[1] % (size + 1)
-                end = min(size, start + step[2])
-                new = step[3] if kind == "replace" else ""
-            start = legal(text, start)
-            end = legal(text, end, forward=True) if end > start else start
-            undo.append((start, start + len(new), text[start:end]))
-            text = text[:start] + new + text[end:]
-        elif kind == "undo" and undo:
-            start, end, old = undo.pop()
-            text = text[:start] + old + text[end:]
-        else:
+        edited = _apply(text, step, undo)
+        if edited is None:
             continue
+        text = edited
         incremental = analyze_text(text, path, options, cache)
         fresh = analyze_text(text, path, options)
         assert _keys(incremental) == _keys(fresh), text
+
+
+def _apply(text: str, step: tuple[Any, ...], undo: list[tuple[int, int, str]]) -> str | None:
+    """`text` after one step of an edit script; None for a step that edits nothing."""
+    kind, size = step[0], len(text)
+    if kind in ("insert", "append", "delete", "replace", "paste"):
+        if kind == "append":
+            start, end, new = size, size, step[1]
+        elif kind == "insert":
+            start = end = step[1] % (size + 1)
+            new = step[2]
+        elif kind == "paste":
+            start = end = step[1] % (size + 1)
+            source = step[2] % (size + 1)
+            new = text[source : source + step[3]]
+        else:
+            start = step[1] % (size + 1)
+            end = min(size, start + step[2])
+            new = step[3] if kind == "replace" else ""
+        start = legal(text, start)
+        end = legal(text, end, forward=True) if end > start else start
+        undo.append((start, start + len(new), text[start:end]))
+        return text[:start] + new + text[end:]
+    if kind == "undo" and undo:
+        start, end, old = undo.pop()
+        return text[:start] + old + text[end:]
+    return None
+
+
+# Files a format analyses item by item (`core.items`): Padosoft datasets, AgentV suites.
+ITEM_FILES = [f for f in FILES if f.startswith(("padosoft/eval/golden/", "padosoft/mistakes/EY5",
+                                                "agentv/evals/", "agentv/mistakes/"))
+              and f.endswith((".yaml", ".yml"))]
+
+
+def _whole_keys(analysis: Any) -> tuple[Any, ...]:
+    return (_keys(analysis), repr(analysis.cases), repr(analysis.definitions),
+            repr(analysis.file_refs), repr(analysis.facts))
+
+
+@profile(200)
+@given(file=st.sampled_from(ITEM_FILES), steps=st.lists(STEP, min_size=8, max_size=40))
+def test_item_by_item_equals_the_whole_file(file: str, steps: list[tuple[Any, ...]]) -> None:
+    """Item by item, with the document's cache across the edits and without it, the findings,
+    cases, definitions and file references are those of one parse of the whole file."""
+    from evalyaml.core.incremental import CaseCache
+    from evalyaml.core.options import Options
+    from evalyaml.formats import agentv, claim, padosoft
+    from evalyaml.formats.base import Claim
+
+    options = Options(today=date.fromisoformat(TODAY), root=str(EXAMPLES))
+    path = str(EXAMPLES / file)
+    text = (EXAMPLES / file).read_text("utf-8")
+    cache = CaseCache()
+    undo: list[tuple[int, int, str]] = []
+    for step in [("undo",), *steps]:
+        edited = _apply(text, step, undo)
+        text = edited if edited is not None else text
+        verdict = claim(text, path, options.root)
+        kind = verdict.kind if isinstance(verdict, Claim) else None
+        if kind is padosoft.DATASET:
+            whole = padosoft.analyze_whole(text, path, kind, options)
+            fmt: Any = padosoft.FORMAT
+        elif kind is agentv.SUITE:
+            whole = agentv.FORMAT.analyze(text, path, kind, options, whole=True)
+            fmt = agentv.FORMAT
+        else:
+            continue
+        expected = _whole_keys(whole)
+        assert _whole_keys(fmt.analyze(text, path, kind, options, cache=cache)) == expected, text
+        assert _whole_keys(fmt.analyze(text, path, kind, options)) == expected, text
+
+
+def test_a_one_sample_edit_is_analysed_alone() -> None:
+    """The split really happens: a keystroke in one sample of a dataset re-analyses that sample
+    only (the incremental count), and duplicate ids still cross samples."""
+    from evalyaml.core.incremental import CaseCache
+    from evalyaml.core.items import ItemState
+    from evalyaml.core.options import Options
+    from evalyaml.formats import padosoft
+    from evalyaml.formats.padosoft.samples import STATE
+
+    options = Options(today=date.fromisoformat(TODAY))
+    samples = "".join(f"  - id: s{n}\n    input: {{q: {n}}}\n    expected_output: a{n}\n"
+                      for n in range(50))
+    text = "name: big\nsamples:\n" + samples
+    cache = CaseCache()
+    padosoft.FORMAT.analyze(text, "/ws/eval/golden/big.yml", padosoft.DATASET, options,
+                            cache=cache)
+    edited = text.replace("  - id: s30\n", "  - id: s3\n")
+    found = padosoft.FORMAT.analyze(edited, "/ws/eval/golden/big.yml", padosoft.DATASET,
+                                    options, cache=cache)
+    assert cache.format_state(STATE, ItemState).incremental == 1
+    assert [(f.code, f.span.start.line, f.span.start.character) for f in found.findings] == \
+        [("EY506", 92, 8)]
+    assert found.findings[0].message == (
+        "eval-harness refuses to load the dataset: sample id 's3' is already used on line 12; "
+        "sample ids must be unique (loader: \"Duplicate sample id 's3' at index 30.\")")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from evalyaml.ide.context import ITEM, Outline, Reader, context_at
+from evalyaml.ide.context import ITEM, Reader, context_at
+from evalyaml.ide.outline import Outline
 from evalyaml.syntax.text import LineIndex
 
 CURSOR = "‸"

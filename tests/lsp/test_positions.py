@@ -83,7 +83,7 @@ def test_incremental_changes_match_a_fresh_text(text: str, new: str, encoding: E
                             2, encoding)
     assert changed.text == expected
     assert changed.lines._starts == LineIndex(expected)._starts
-    from evalyaml.ide.context import Outline
+    from evalyaml.ide.outline import Outline
 
     assert changed.outline.rows == Outline.build(LineIndex(expected)).rows
 

@@ -44,7 +44,7 @@ describe('activation events', () => {
     assert.ok(!events.includes('*') && !events.includes('onStartupFinished'));
   });
 
-  for (const folder of ['.', 'padosoft', 'agentv', 'eee', 'apastra']) {
+  for (const folder of ['.', 'padosoft', 'agentv', 'eee', 'apastra', 'promptfoo']) {
     it(`start it in examples/${folder} (no mistakes folders, no file opened)`, () => {
       const root = join(EXAMPLES, folder);
       const paths = files(root).filter((f) => !/(^|\/)mistakes\//.test(f) && f !== 'evalyaml.toml');
@@ -52,6 +52,12 @@ describe('activation events', () => {
       assert.ok(hits.length > 0, `nothing in ${root} matches ${patterns.join(', ')}`);
     });
   }
+
+  it('start it for a promptfoo config, and not for a promptfoo-like name', () => {
+    assert.deepEqual(activating(['evals/promptfooconfig.yaml']), ['**/promptfooconfig.yaml']);
+    assert.deepEqual(activating(['promptfooconfig.json']), ['**/promptfooconfig.json']);
+    assert.deepEqual(activating(['promptfoo-notes.yaml']), []);
+  });
 
   it('start it for the datastore of Every Eval Ever, from a samples file or an aggregate alone', () => {
     const aggregate = 'data/mmlu/openai/gpt-4o/3b1f6c2e-7a4d-4e8b-9c5f-2d1e0a9b8c7d.json';

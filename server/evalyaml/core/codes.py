@@ -8,7 +8,7 @@ decides its severity in one place (`severity_of`), so no check hard-codes a seve
 A format declares its codes in its own package (`formats/<name>/codes.py`, `Format.codes`) and
 the registry (`formats/__init__.py`) hands them to `register`, so adding a code touches one
 package and its docs section. Every code also declares its `Recovery`: how its findings behave
-beside a YAML syntax error that recovery blanked (`analysis.recover.Mask`). It is a required
+beside a YAML syntax error that recovery blanked (`syntax.recover.Mask`). It is a required
 field, so a code whose recovery nobody thought about does not construct; before, a format's code
 missing from recovery's tables was silently withheld next to every syntax error.
 
@@ -61,7 +61,7 @@ class CodeClass(Enum):
 
 class Scope(Enum):
     """What a finding of a code may have read, which decides whether it can stand beside a hole
-    (the blanked lines of a syntax error; `analysis.recover`).
+    (the blanked lines of a syntax error; `syntax.recover`).
 
     WHOLE: anything in its mapping (a missing key, a check's `kind`): withheld next to a hole.
     LOCAL: only the key or value it sits on, as written: kept next to a hole.

@@ -81,7 +81,7 @@ class Finding:
 class FindingSink:
     """Collects findings and decides their severity from the mode, in one place.
 
-    `mask` is set by a parse that recovered from a syntax error (`analysis.recover.Mask`):
+    `mask` is set by a parse that recovered from a syntax error (`syntax.recover.Mask`):
     findings the blanked lines would cause are dropped here, so no rule needs to know."""
 
     __slots__ = ("findings", "mask", "strict")

@@ -1,6 +1,6 @@
 """Per-document incremental state for files whose items are analysed one by one.
 
-A large file (a dataset of 10,000 cases) is split into items (`analysis.segments`), and each
+A large file (a dataset of 10,000 cases) is split into items (`syntax.yaml.segments`), and each
 item's result is cached by its text: after an edit only the touched item is analysed again, and
 the cached results of the others are moved to their new lines. `CaseCache` is the one cache per
 open document every front end keeps (the language server per buffer, the workspace per

@@ -250,7 +250,7 @@ class Format(Protocol):
         the workspace. Never raises. `kind` is the claim's; it is None only for the fallback
         format (the first of `FORMATS`), offered a YAML file nobody claimed. `forced`: the user
         asked for this kind (`evalyaml validate-dataset`), whatever the file looks like. `cache`
-        and `mapper` serve formats that split a large file into items (see `analysis.dataset`)."""
+        and `mapper` serve formats that split a large file into items (see `core.incremental`)."""
 
     def cross_check(self, path: Path, analysis: FileAnalysis, files: NamedFiles,
                     options: Options) -> Iterable[Finding]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from evalyaml.ide.context import Outline
+from evalyaml.ide.outline import Outline
 from evalyaml.syntax.text import LineIndex
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
-from evalyaml.ide.context import Outline
+from evalyaml.ide.outline import Outline
 from evalyaml.lsp.positions import Encoding, PositionMapper
 from evalyaml.syntax.text import LineIndex
 
@@ -47,7 +47,7 @@ class Document:
     version: int | None
     language_id: str = "yaml"
     lines: LineIndex = field(compare=False, repr=False, default=None)  # type: ignore[assignment]
-    # The outline (see `context.Outline`), built on first use and spliced on later edits.
+    # The outline (see `ide.outline.Outline`), built on first use and spliced on later edits.
     _outline: list[Outline] = field(compare=False, repr=False, default_factory=list)
     serial: int = field(compare=False, default_factory=lambda: next(_serials))
 

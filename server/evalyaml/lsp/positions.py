@@ -1,7 +1,7 @@
 """The one place where core positions meet the client's: code points <-> UTF-16 / UTF-8 units.
 
 Inside evalyaml a position is (line, code-point column) with lines broken only at LF, CRLF and
-CR (`analysis.text.LineIndex`). LSP columns count in the encoding negotiated at `initialize`:
+CR (`syntax.text.LineIndex`). LSP columns count in the encoding negotiated at `initialize`:
 UTF-16 code units unless the client offers UTF-8 (or UTF-32, which is code points). Every range
 the server sends or receives goes through `PositionMapper`, so emoji (two UTF-16 units, four
 UTF-8 bytes), CJK (one UTF-16 unit, three UTF-8 bytes), tabs (one unit each) and CRLF line ends

@@ -5,7 +5,7 @@ Each line of a JSONL file stands alone, so its findings and facts are computed f
 alone, with positions relative to its own line 0, and kept in a `LineCache` keyed by that text:
 re-analysing an edited file costs one analysis per changed line plus a dictionary look-up per
 unchanged one, and placing a result on its line is a shift. This is the dataset's per-case
-cache (`analysis.dataset.CaseCache`) for files whose items are lines.
+cache (`core.incremental.CaseCache`) for files whose items are lines.
 
 Lines are broken where LSP breaks them (LF, CRLF, CR; never at U+2028), so line numbers agree
 with every position the editor sends. Blank lines (only JSON whitespace) produce nothing.

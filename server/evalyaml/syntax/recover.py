@@ -318,7 +318,7 @@ class Mask:
 
     def hides(self, code: str, message: str, span: Span) -> bool:
         """Whether a finding of `code` is one the blanks may have caused: each code's
-        `Recovery` (declared with the code, `analysis.codes`) says what it may have read."""
+        `Recovery` (declared with the code, `core.codes`) says what it may have read."""
         start, end = span.start.line, span.end.line
         if start in self._hole_lines or end in self._hole_lines:
             return True

@@ -18,9 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
-
 from evalyaml.config import PYPROJECT, Config, key_span, table_start
 from evalyaml.core.findings import Finding, FindingSink
 from evalyaml.syntax.text import LineIndex, Span
@@ -97,6 +94,9 @@ def _load_one(out: Bundles, name: str, path: Path, root: Path, *, sink: FindingS
                  "points outside the file; evalyaml never fetches schemas, so inline it under "
                  "$defs", span)
         return
+    from jsonschema import Draft202012Validator  # only when a bundle is configured
+    from jsonschema.exceptions import SchemaError
+
     try:
         Draft202012Validator.check_schema(data)
     except SchemaError as err:

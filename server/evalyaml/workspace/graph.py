@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from evalyaml.core.kinds import FileKind
-from evalyaml.core.model import FileAnalysis, Reference
+from evalyaml.core.model import Definition, FileAnalysis, Reference
 from evalyaml.syntax.text import Span
 from evalyaml.workspace.index import Workspace, normalize
 from evalyaml.workspace.resolve import Resolution
@@ -64,6 +64,7 @@ def build_graph(workspace: Workspace, files: Sequence[Path], display: Display = 
     graph = Graph()
     queue = [normalize(f) for f in files]
     visited: set[Path] = set()
+    drawn: set[tuple[str, str, str, str]] = set()  # one edge per node pair and reference
     while queue:
         path = queue.pop()
         if path in visited:
@@ -77,8 +78,11 @@ def build_graph(workspace: Workspace, files: Sequence[Path], display: Display = 
             source = sources(ref)
             resolution = workspace.resolve(ref)
             target = _target_node(graph, ref, resolution, display)
-            graph.edges.append(Edge(source, target, ref.raw, ref.origin, display(path),
-                                    ref.span.start.line, resolution.ok))
+            # Every row of an Every Eval Ever samples file leads to its aggregate: one edge.
+            if (source, target, ref.raw, ref.origin) not in drawn:
+                drawn.add((source, target, ref.raw, ref.origin))
+                graph.edges.append(Edge(source, target, ref.raw, ref.origin, display(path),
+                                        ref.span.start.line, resolution.ok))
             if resolution.path is not None:
                 queue.append(resolution.path)
     graph.edges.sort(key=lambda e: (e.source, e.target, e.path, e.line))
@@ -108,22 +112,31 @@ def _source_nodes(graph: Graph, path: Path, analysis: FileAnalysis, display: Dis
     own = f"file:{shown}"
     named = [d for d in analysis.definitions if not d.alias]
     for definition in named:
-        graph.add(Node(definition.key, definition.kind.value, definition.key, shown,
-                       definition.id_span.start.line))
+        key = _key(definition, shown)
+        graph.add(Node(key, definition.kind.value, key, shown, definition.id_span.start.line))
     if named:
-        own = named[0].key
+        own = _key(named[0], shown)
     else:
         graph.add(Node(own, analysis.kind.value if analysis.kind else "file", shown, shown, 0))
     return lambda ref: own
+
+
+def _key(definition: Definition, shown: str) -> str:
+    """A definition's node name; a file named by its path (Every Eval Ever) is shown by the
+    path as the rest of the output shows paths, not by the absolute id the index keeps."""
+    if getattr(definition.kind, "named_by_path", False):
+        return f"{definition.kind.value} '{shown}'"
+    return definition.key
 
 
 def _target_node(graph: Graph, ref: Reference, resolution: Resolution, display: Display
                  ) -> str:
     if resolution.ok and resolution.definition is not None and resolution.path is not None:
         definition = resolution.definition
-        graph.add(Node(definition.key, definition.kind.value, definition.key,
-                       display(resolution.path), definition.id_span.start.line))
-        return definition.key
+        shown = display(resolution.path)
+        key = _key(definition, shown)
+        graph.add(Node(key, definition.kind.value, key, shown, definition.id_span.start.line))
+        return key
     node_id = f"unresolved:{ref.raw}"
     graph.add(Node(node_id, "unresolved", ref.raw))
     return node_id

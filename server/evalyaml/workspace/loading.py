@@ -11,13 +11,10 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import multiprocessing
 import os
 import stat
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -153,7 +150,7 @@ def load_all(jobs: Sequence[Job], *, workers: int | None = None,
     if count > 1:
         try:
             return _parallel(jobs, count, progress)
-        except (OSError, BrokenProcessPool, RuntimeError):
+        except (OSError, RuntimeError):  # BrokenProcessPool is a RuntimeError
             pass  # no processes here (sandbox, frozen app...): do it ourselves
     out: list[Loaded] = []
     for job in jobs:
@@ -165,6 +162,9 @@ def load_all(jobs: Sequence[Job], *, workers: int | None = None,
 
 def _parallel(jobs: Sequence[Job], count: int, progress: Callable[[int], None] | None
               ) -> list[Loaded]:
+    import multiprocessing  # here: a one-file check never starts a pool
+    from concurrent.futures import ProcessPoolExecutor
+
     batches = [list(jobs[i : i + _BATCH]) for i in range(0, len(jobs), _BATCH)]
     single_threaded = threading.active_count() == 1
     method = "fork" if single_threaded and "fork" in multiprocessing.get_all_start_methods() \

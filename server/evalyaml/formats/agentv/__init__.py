@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from pathlib import Path, PurePath
+from pathlib import Path
 
 from evalyaml.core.codes import Code
 from evalyaml.core.findings import Finding, FindingSink, Fix, TextEdit
@@ -34,9 +34,9 @@ from evalyaml.formats.agentv import detect, rules
 from evalyaml.formats.agentv.codes import CODES
 from evalyaml.formats.agentv.common import Context, pairs
 from evalyaml.formats.agentv.config import check_config
+from evalyaml.formats.agentv.filerefs import file_refs_of
 from evalyaml.formats.agentv.ide import IDE
 from evalyaml.formats.agentv.kinds import CASES, CONFIG, PROMPT, SUITE, TARGETS, WORKSPACE
-from evalyaml.formats.agentv.paths import prompt_candidates
 from evalyaml.formats.agentv.prompt import check_prompt
 from evalyaml.formats.agentv.suite import (
     SuiteFacts,
@@ -73,7 +73,9 @@ class AgentvFormat(FormatBase):
 
     def analyze(self, text: str, path: str | None, kind: Kind | None, options: Options, *,
                 forced: bool = False, cache: CaseCache | None = None,
-                mapper: CaseMapper | None = None) -> FileAnalysis:
+                mapper: CaseMapper | None = None, whole: bool = False) -> FileAnalysis:
+        """A suite test by test where it splits (`bytest`), unless `whole` (what that must
+        equal, for the tests); the other kinds whole."""
         if kind not in self.kinds:
             claimed = detect.claim(text, path)
             kind = claimed.kind if isinstance(claimed, Claim) else SUITE
@@ -83,6 +85,11 @@ class AgentvFormat(FormatBase):
             check_prompt(text, sink)
         elif kind is CASES and path is not None and path.lower().endswith(".jsonl"):
             _cases_jsonl(text, sink, result)
+        elif kind is SUITE and not whole and \
+                (by_test := _suite_by_test(text, path, options, cache)):
+            findings, facts, file_refs = by_test
+            sink.findings.extend(findings)
+            _record(result, facts, path, options, file_refs)
         else:
             parsed = parse_text(text, sink)
             if parsed.usable:  # recovered around a syntax error too
@@ -121,10 +128,28 @@ class AgentvFormat(FormatBase):
             return ()
         sink = FindingSink(strict=options.strict)
         roots = _search_roots(path, files)
+        # A suite of 10,000 tests names one grader prompt 10,000 times: a reference found
+        # clean is clean wherever the same words stand (its span only places a finding).
+        clean: set[tuple[str, str, str, str]] = set()
         for ref in refs:
             if isinstance(ref, SuiteRef):
+                key = (ref.role, ref.name, ref.quote, ref.raw)
+                if key in clean:
+                    continue
+                before = len(sink.findings)
                 _check_ref(ref, path, roots, files, sink)
+                if len(sink.findings) == before:
+                    clean.add(key)
         return sink.findings
+
+
+def _suite_by_test(text: str, path: str | None, options: Options, cache: CaseCache | None
+                   ) -> tuple[list[Finding], SuiteFacts, list[FileRef]] | None:
+    from evalyaml.core.items import ItemState
+    from evalyaml.formats.agentv.bytest import STATE, analyze_suite_by_test
+
+    return analyze_suite_by_test(
+        text, path, options, cache.format_state(STATE, ItemState) if cache is not None else None)
 
 
 def _workspace_file(ctx: Context, root: Node | None, facts: SuiteFacts) -> None:
@@ -165,33 +190,15 @@ def _cases_jsonl(text: str, sink: FindingSink, result: FileAnalysis) -> None:
     result.cases = facts.cases
 
 
-def _record(result: FileAnalysis, facts: SuiteFacts, path: str | None, options: Options) -> None:
+def _record(result: FileAnalysis, facts: SuiteFacts, path: str | None, options: Options,
+            file_refs: list[FileRef] | None = None) -> None:
+    """`file_refs`: those of `facts.refs`, when the caller has them (`bytest`)."""
     result.facts[_REFS] = facts.refs
     result.cases = facts.cases
     if path is None:
         return
-    folder = PurePath(path).parent
-    for ref in facts.refs:
-        if ref.role in ("prompt", "bare-prompt", "content-file", "input-file",
-                        "prompt-command"):
-            # A bare path is not adopted (AgentV sends it as text); it links, for the fix.
-            result.file_refs.append(FileRef(ref.span, prompt_candidates(
-                folder, ref.name, options.root), PROMPT if ref.role == "prompt" else None))
-        elif ref.role == "workspace-path":
-            result.file_refs.append(FileRef(ref.span, (os.path.normpath(folder / ref.name),)))
-        elif ref.role == "workspace-file":
-            result.file_refs.append(FileRef(ref.span, (os.path.normpath(folder / ref.name),),
-                                            WORKSPACE))
-        elif ref.role in ("tests", "tests-entry"):
-            adopt = PurePath(ref.name).suffix.lower() in rules.TEST_FILE_EXTENSIONS
-            result.file_refs.append(FileRef(ref.span, (os.path.normpath(folder / ref.name),),
-                                            CASES if adopt else None))
-        elif ref.role == "type":
-            # A custom assertion links to its script; the script is never read or run.
-            result.file_refs.append(FileRef(ref.span, tuple(
-                os.path.normpath(PurePath(base) / ".agentv" / "assertions" / (ref.name + ext))
-                for base in prompt_candidates(folder, ".", options.root)
-                for ext in rules.ASSERTION_SCRIPT_EXTENSIONS)))
+    result.file_refs.extend(file_refs if file_refs is not None
+                            else file_refs_of(facts.refs, path, options.root))
 
 
 def _search_roots(path: Path, files: NamedFiles) -> list[Path]:

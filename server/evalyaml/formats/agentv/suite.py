@@ -65,7 +65,11 @@ class SuiteFacts:
     current: dict[str, PyValue] | None = None  # the test being checked
 
 
-def check_suite(ctx: Context, root: Node | None, facts: SuiteFacts) -> None:
+def check_suite(ctx: Context, root: Node | None, facts: SuiteFacts, *,
+                tests_elsewhere: bool = False) -> None:
+    """`tests_elsewhere`: the root of a suite split into its tests (`bytest.py`), whose
+    `tests:` has its list's lines taken out; each test is checked on its own (`check_item`)
+    and what crosses tests (`cross_test_rules`) over all of them."""
     if not isinstance(root, Mapping):
         span = ctx.span(root) if root is not None else Span.point(0, 0)
         ctx.add("EY600", "agentv cannot load the suite: the file must contain a YAML object "
@@ -99,6 +103,8 @@ def check_suite(ctx: Context, root: Node | None, facts: SuiteFacts) -> None:
                 "'tests' field (must be an array or a file path string)\")", span)
         return
     key, value = values[tests_key]
+    if tests_elsewhere:
+        return
     if isinstance(value, Scalar) and isinstance(value.value, str) and value.text:
         _tests_path(ctx, value, facts)
         return
@@ -108,6 +114,11 @@ def check_suite(ctx: Context, root: Node | None, facts: SuiteFacts) -> None:
                 ctx.at(key, value))
         return
     check_tests(ctx, value.items, facts)
+    cross_test_rules(ctx, facts)
+
+
+def cross_test_rules(ctx: Context, facts: SuiteFacts) -> None:
+    """What one test's edit can change in another: `depends_on` between tests."""
     external = any(ref.role in ("tests-entry", "tests-glob") for ref in facts.refs)
     check_dependencies(ctx, [test_id for test_id, _ in facts.test_ids], facts.depends,
                        complete=not external)
@@ -118,28 +129,34 @@ def check_tests(ctx: Context, items: list[Node], facts: SuiteFacts, *,
     """`cases_file`: a cases file's items are tests only (`parseYamlCases` throws on anything
     else, a `file://` string included: only a suite's list expands them)."""
     for item in items:
-        if cases_file and not isinstance(item, Mapping):
-            ctx.add("EY605", "each item of a cases file must be a test mapping (\"External test "
-                    "file contains non-object entry\"): agentv cannot load the suite",
-                    ctx.span(item) if item.end > item.start else ctx.point(item))
-            continue
-        if isinstance(item, Scalar) and isinstance(item.value, str):
-            if item.value.startswith("file://"):
-                _tests_entry(ctx, item, facts)
-            else:
-                ctx.add("EY605", "a test given as a string must be a file reference "
-                        "(\"Test case string must be a file reference (file://...)\")",
-                        ctx.span(item))
-            continue
-        if not isinstance(item, Mapping):
-            ctx.add("EY605", "a test must be a mapping (\"Eval case must be an object\")",
-                    ctx.span(item) if item.end > item.start else ctx.point(item))
-            continue
-        check_test(ctx, item, facts)
-    _duplicate_ids(ctx, facts)
+        check_item(ctx, item, facts, cases_file=cases_file)
+    duplicate_ids(ctx, facts)
 
 
-def _duplicate_ids(ctx: Context, facts: SuiteFacts) -> None:
+def check_item(ctx: Context, item: Node, facts: SuiteFacts, *, cases_file: bool = False
+               ) -> None:
+    """One item of a `tests` list or a cases file, on its own (see `duplicate_ids`)."""
+    if cases_file and not isinstance(item, Mapping):
+        ctx.add("EY605", "each item of a cases file must be a test mapping (\"External test "
+                "file contains non-object entry\"): agentv cannot load the suite",
+                ctx.span(item) if item.end > item.start else ctx.point(item))
+        return
+    if isinstance(item, Scalar) and isinstance(item.value, str):
+        if item.value.startswith("file://"):
+            _tests_entry(ctx, item, facts)
+        else:
+            ctx.add("EY605", "a test given as a string must be a file reference "
+                    "(\"Test case string must be a file reference (file://...)\")",
+                    ctx.span(item))
+        return
+    if not isinstance(item, Mapping):
+        ctx.add("EY605", "a test must be a mapping (\"Eval case must be an object\")",
+                ctx.span(item) if item.end > item.start else ctx.point(item))
+        return
+    check_test(ctx, item, facts)
+
+
+def duplicate_ids(ctx: Context, facts: SuiteFacts) -> None:
     seen: dict[str, Span] = {}
     for test_id, span in facts.test_ids:
         if test_id in seen:

@@ -1,6 +1,6 @@
 """Apastra PromptOps's codes (EY800-EY899).
 
-Each code's class decides its severity (`analysis.codes.severity_of`); its `Recovery` says how
+Each code's class decides its severity (`core.codes.severity_of`); its `Recovery` says how
 its findings behave beside a YAML syntax error; its section in `docs/diagnostics.md` says what
 triggers it and how to fix it.
 """

@@ -15,14 +15,13 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
-from typing import Any
-
-from jsonschema import Draft7Validator, Draft202012Validator
-from jsonschema.protocols import Validator
-from referencing import Registry, Resource, Specification
-from referencing.jsonschema import DRAFT7, DRAFT202012
+from typing import TYPE_CHECKING, Any
 
 from evalyaml.formats.apastra.kinds import SCHEMA_NAMES
+
+if TYPE_CHECKING:  # jsonschema loads when a file is validated, not with the editor tables
+    from jsonschema.protocols import Validator
+    from referencing import Registry, Specification
 
 CANONICAL = "https://promptops.apastra.com/schemas/{name}.schema.json"
 
@@ -41,6 +40,8 @@ def is_draft7(name: str) -> bool:
 
 
 def _specification(name: str) -> Specification[Any]:
+    from referencing.jsonschema import DRAFT7, DRAFT202012
+
     return DRAFT7 if is_draft7(name) else DRAFT202012
 
 
@@ -56,6 +57,8 @@ def id_forms(name: str) -> list[str]:
 
 @cache
 def registry() -> Registry[Any]:
+    from referencing import Registry, Resource
+
     pairs: list[tuple[str, Resource[Any]]] = []
     for name in SCHEMA_NAMES:
         resource = Resource.from_contents(schema(name),
@@ -67,6 +70,8 @@ def registry() -> Registry[Any]:
 @cache
 def validator(name: str) -> Validator:
     """The validator for one schema, of the class its `$schema` declares."""
+    from jsonschema import Draft7Validator, Draft202012Validator
+
     cls: Any = Draft7Validator if is_draft7(name) else Draft202012Validator
     made: Validator = cls(schema(name), registry=registry())
     return made

@@ -15,7 +15,6 @@ from evalyaml.core.kinds import FileKind, Kind
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
 from evalyaml.formats.base import HEAD_BYTES, Claim, FormatBase, NearMiss, Refusal, Tier
-from evalyaml.formats.contract.analyze import analyze_contract
 from evalyaml.formats.contract.codes import CODES
 from evalyaml.formats.contract.detect import NotOurs, folder_kind, modeline_kind
 from evalyaml.formats.contract.ide import IDE
@@ -74,6 +73,8 @@ class ContractFormat(FormatBase):
         # The contract detects per document itself (a file may hold several); only a forced
         # kind (`evalyaml validate-rubric`) overrides that.
         forced_kind = kind if forced and isinstance(kind, FileKind) else None
+        from evalyaml.formats.contract.analyze import analyze_contract  # with its schemas
+
         return analyze_contract(text, path, options, cache, forced_kind=forced_kind,
                                 mapper=mapper)
 

@@ -3,7 +3,7 @@
 `evalyaml.dispatch` decides that a file is the contract's (or that nobody else claimed it) and
 calls `analyze_contract`; this module then detects the kind per document as DESIGN §2 says
 (modeline, root `$schema`, folder, shape) and runs the kind's rules. Large datasets take the
-per-case path (`analysis.dataset`), everything else is parsed whole.
+per-case path (`formats.contract.dataset`), everything else is parsed whole.
 """
 
 from __future__ import annotations

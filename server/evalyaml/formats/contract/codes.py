@@ -1,6 +1,6 @@
 """The contract's codes: its datasets, rubrics and judges (EY2xx, EY300, EY306-EY310, EY4xx).
 
-Each code's class decides its severity (`analysis.codes.severity_of`); its `Recovery` says how
+Each code's class decides its severity (`core.codes.severity_of`); its `Recovery` says how
 its findings behave beside a YAML syntax error; its section in `docs/diagnostics.md` says what
 triggers it and how to fix it.
 """

@@ -1,7 +1,7 @@
 """The contract's dataset files: the root, then each case on its own.
 
 Each case is analysed from its own text (see `segments`), and the result is cached by that
-text (`analysis.incremental.CaseCache`). After an edit only the touched case is parsed and
+text (`core.incremental.CaseCache`). After an edit only the touched case is parsed and
 validated again; the cached results of the others are moved to their new lines. A fresh
 analysis and an incremental one run the same code on the same texts, which is why they agree
 (a property test holds them to it).

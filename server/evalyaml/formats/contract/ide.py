@@ -7,9 +7,8 @@ from typing import Any
 from evalyaml.core.kinds import FileKind, Kind
 from evalyaml.core.model import Reference
 from evalyaml.formats.base import FormatIde, KeyDoc, SchemaUnion
-from evalyaml.formats.contract.judge import TEMPLATE_VARIABLES
 from evalyaml.formats.contract.references import parse_reference
-from evalyaml.formats.contract.schemas import CHECK_KINDS
+from evalyaml.formats.contract.words import CHECK_KINDS, TEMPLATE_VARIABLES
 from evalyaml.syntax.text import Position, Span
 
 TEMPLATE_DOCS = {

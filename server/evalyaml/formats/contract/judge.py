@@ -21,10 +21,10 @@ from evalyaml.core.suggest import best_value
 from evalyaml.core.validate import Located, Path, SchemaReporter, likely_typos
 from evalyaml.formats.contract.identity import check_version
 from evalyaml.formats.contract.schemas import validator
+from evalyaml.formats.contract.words import TEMPLATE_VARIABLES
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.tree import Budget, Mapping, Scalar, to_python
 
-TEMPLATE_VARIABLES = ("input", "output", "expected", "context")
 # `[^{}]*` cannot match a brace, so a failed match gives up at the next one: linear time. (An
 # earlier `\s*([^{}]*?)\s*` backtracked cubically on `{{` followed by a long run of spaces.)
 _TAG = re.compile(r"\{\{(\{?)([#^/!>&]?)([^{}]*)\}?\}\}")

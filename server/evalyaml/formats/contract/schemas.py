@@ -14,6 +14,7 @@ from referencing.jsonschema import DRAFT202012
 from evalyaml.core.kinds import FileKind, Kind
 from evalyaml.core.precheck import Predicate, compile_precheck
 from evalyaml.core.schemas import schema, subschema
+from evalyaml.formats.contract.words import CHECK_KINDS
 
 SCHEMA_IDS = {
     FileKind.DATASET: "https://evalyaml.dev/schemas/v1/dataset.schema.json",
@@ -21,19 +22,7 @@ SCHEMA_IDS = {
     FileKind.JUDGE: "https://evalyaml.dev/schemas/v1/judge.schema.json",
 }
 
-CHECK_KINDS: tuple[str, ...] = (
-    "must_contain_any",
-    "must_not_contain",
-    "regex",
-    "json_schema",
-    "php_lint",
-    "markdown_structure",
-    "tool_usage",
-    "format",
-    "fact_match",
-    "llm_judge",
-    "composite",
-)
+__all__ = ["CHECK_KINDS", "SCHEMA_IDS", "check_schema", "precheck", "registry", "validator"]
 
 
 @cache

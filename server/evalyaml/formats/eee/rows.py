@@ -17,7 +17,6 @@ import gc
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
@@ -362,7 +361,7 @@ def check_stream(stream: BinaryIO, *, strict: bool, max_line: int = MAX_LINE) ->
     if count > 1:
         try:
             return _check_spread(stream, strict, max_line, count)
-        except (OSError, BrokenProcessPool, RuntimeError):
+        except (OSError, RuntimeError):  # BrokenProcessPool is a RuntimeError
             stream.seek(0)  # no processes here (sandbox, frozen app...): do it ourselves
     collect = _Collect(strict, keep_cases=False)
     for number, text, findings in _events(stream, strict, max_line):

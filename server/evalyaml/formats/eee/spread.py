@@ -9,13 +9,14 @@ per worker are in flight, so memory stays bounded however long the file is.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -25,7 +26,10 @@ BATCH_ROWS = 2_000
 
 
 def workers() -> int:
-    """How many processes may check rows here: 1 where forking is not safe or cannot help."""
+    """How many processes may check rows here: 1 where forking is not safe or cannot help.
+    (The process modules are imported here, when a samples file is met, not at start-up.)"""
+    import multiprocessing
+
     if threading.active_count() != 1 or multiprocessing.parent_process() is not None \
             or "fork" not in multiprocessing.get_all_start_methods():
         return 1
@@ -38,6 +42,9 @@ def workers() -> int:
 def map_in_order(work: Callable[[list[T]], list[R]], batches: Iterable[list[T]],
                  count: int) -> Iterator[list[R]]:
     """`work(batch)` for each batch, in forked processes, yielded in the batches' order."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
         pending: deque[Future[list[R]]] = deque()

@@ -64,33 +64,50 @@ class PadosoftFormat(FormatBase):
     def analyze(self, text: str, path: str | None, kind: Kind | None, options: Options, *,
                 forced: bool = False, cache: CaseCache | None = None,
                 mapper: CaseMapper | None = None) -> FileAnalysis:
-        """Datasets and calibration files are small enough to parse whole (no case cache)."""
+        """A dataset sample by sample where it splits (`samples`); the rest whole."""
         if kind not in self.kinds:
             claimed = detect.claim(text, path, options.root)
             kind = claimed.kind if isinstance(claimed, Claim) else DATASET
-        sink = FindingSink(strict=options.strict)
-        result = FileAnalysis(path, kind)
-        if kind is EVAL_SET:
-            parsed = parse_json(text, sink)
-        else:
-            parsed = parse_text(text, sink)
-            _symfony_duplicates(sink)
-        if not parsed.usable:
-            result.findings = sink.findings
-            return result
-        ctx = Context(parsed, sink)
-        if kind is not EVAL_SET and len(parsed.documents) > 1:
-            _several_documents(ctx, kind)
-        root = parsed.documents[0] if parsed.documents else None
         if kind is DATASET:
-            result.definitions, result.cases = check_dataset(ctx, root)
-        elif kind is CALIBRATION:
-            result.cases = check_calibration(ctx, root)
-        else:
-            result.references = check_eval_set(ctx, root)
-        # A rule met through a merge key reports the same place twice: say it once.
-        result.findings = list(dict.fromkeys(sink.findings))
+            from evalyaml.core.items import ItemState
+            from evalyaml.formats.padosoft.samples import (
+                STATE,
+                SampleRules,
+                analyze_dataset_by_sample,
+            )
+            state = cache.format_state(STATE, ItemState) if cache is not None else None
+            by_sample = analyze_dataset_by_sample(text, path, options, state,
+                                                  SampleRules(_symfony_duplicates))
+            if by_sample is not None:
+                return by_sample
+        return analyze_whole(text, path, kind, options)
+
+
+def analyze_whole(text: str, path: str | None, kind: Kind, options: Options) -> FileAnalysis:
+    """One parse of the whole file: what a dataset's sample-by-sample analysis must equal."""
+    sink = FindingSink(strict=options.strict)
+    result = FileAnalysis(path, kind)
+    if kind is EVAL_SET:
+        parsed = parse_json(text, sink)
+    else:
+        parsed = parse_text(text, sink)
+        _symfony_duplicates(sink)
+    if not parsed.usable:
+        result.findings = sink.findings
         return result
+    ctx = Context(parsed, sink)
+    if kind is not EVAL_SET and len(parsed.documents) > 1:
+        _several_documents(ctx, kind)
+    root = parsed.documents[0] if parsed.documents else None
+    if kind is DATASET:
+        result.definitions, result.cases = check_dataset(ctx, root)
+    elif kind is CALIBRATION:
+        result.cases = check_calibration(ctx, root)
+    else:
+        result.references = check_eval_set(ctx, root)
+    # A rule met through a merge key reports the same place twice: say it once.
+    result.findings = list(dict.fromkeys(sink.findings))
+    return result
 
 
 def _symfony_duplicates(sink: FindingSink) -> None:

@@ -1,6 +1,6 @@
 """Padosoft eval-harness's codes (EY500-EY519).
 
-Each code's class decides its severity (`analysis.codes.severity_of`); its `Recovery` says how
+Each code's class decides its severity (`core.codes.severity_of`); its `Recovery` says how
 its findings behave beside a YAML syntax error; its section in `docs/diagnostics.md` says what
 triggers it and how to fix it.
 """

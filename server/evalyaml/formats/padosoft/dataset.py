@@ -78,7 +78,11 @@ def check_schema_version(ctx: Context, root: Mapping, supported: tuple[str, ...]
             ctx.span(value), fixes=(ctx.replace_fix(value, choice),))
 
 
-def check_dataset(ctx: Context, root: Node | None) -> tuple[list[Definition], list[CaseSummary]]:
+def check_dataset(ctx: Context, root: Node | None, *, samples_elsewhere: bool = False
+                  ) -> tuple[list[Definition], list[CaseSummary]]:
+    """`samples_elsewhere`: the root of a file split into its samples (`samples.py`), whose
+    `samples:` has its list's lines taken out; each sample is checked on its own
+    (`check_sample`), and the count in the definition is the caller's."""
     if not isinstance(root, Mapping):
         upstream = "Dataset YAML missing required string field 'name'."
         if root is None or (isinstance(root, Scalar) and value_of(root) is None):
@@ -92,7 +96,7 @@ def check_dataset(ctx: Context, root: Node | None) -> tuple[list[Definition], li
     typos = Typos(root, ROOT_KEYS)
     check_schema_version(ctx, root, SUPPORTED, label="Dataset", prefix=LOAD)
     name, name_node = _check_name(ctx, root, typos)
-    cases = _check_samples(ctx, root, typos)
+    cases = [] if samples_elsewhere else _check_samples(ctx, root, typos)
     typos.report_all_extra(ctx, "EY513", "the dataset", "its value has no effect",
                            exclude=("name", "samples"))
     definitions: list[Definition] = []
@@ -101,8 +105,12 @@ def check_dataset(ctx: Context, root: Node | None) -> tuple[list[Definition], li
         definitions.append(Definition(
             kind=DATASET, id=name, version=None, id_span=ctx.span(name_node),
             version_span=None,
-            description=f"{count} sample{'s' if count != 1 else ''}"))
+            description=samples_description(count)))
     return definitions, cases
+
+
+def samples_description(count: int) -> str:
+    return f"{count} sample{'s' if count != 1 else ''}"
 
 
 def _check_name(ctx: Context, root: Mapping, typos: Typos) -> tuple[str | None, Node | None]:
@@ -160,6 +168,11 @@ def _check_samples(ctx: Context, root: Mapping, typos: Typos) -> list[CaseSummar
         if summary is not None:
             cases.append(summary)
     return cases
+
+
+def check_sample(ctx: Context, sample: Node, index: int) -> CaseSummary | None:
+    """One sample on its own: every rule but the duplicate id (`duplicate_id`)."""
+    return _check_sample(ctx, sample, index, {})
 
 
 def _check_sample(ctx: Context, sample: Node, index: int, seen: dict[str, Node]
@@ -257,15 +270,17 @@ def _check_id(ctx: Context, sample: Mapping, index: int, typos: Typos, *,
         return None, None
     first = seen.get(text)
     if first is not None:
-        first_line = ctx.parsed.lines.position(first.start).line + 1
-        ctx.add("EY506", loader(f"sample id '{text}' is already used on line {first_line}; "
-                                "sample ids must be unique",
-                                f"Duplicate sample id '{text}' at index {index}."),
-                ctx.span(value), related=(Related(None, ctx.span(first),
-                                                  f"first sample '{text}'"),))
+        duplicate_id(ctx, text, index, ctx.span(value), ctx.span(first))
         return text, value
     seen[text] = value
     return text, value
+
+
+def duplicate_id(ctx: Context, text: str, index: int, span: Span, first: Span) -> None:
+    ctx.add("EY506", loader(f"sample id '{text}' is already used on line {first.start.line + 1}; "
+                            "sample ids must be unique",
+                            f"Duplicate sample id '{text}' at index {index}."),
+            span, related=(Related(None, first, f"first sample '{text}'"),))
 
 
 def _check_input(ctx: Context, sample: Mapping, typos: Typos, label: str, who: str) -> None:
@@ -312,7 +327,12 @@ def _check_expected_shape(ctx: Context, value: Node, sample_id: str) -> None:
         if not any(is_numeric(g) for g in gains):
             return
         for gain_key, gain in value.pairs:
-            if not is_numeric(gain):
+            if isinstance(gain_key, Scalar) and gain_key.text == "":
+                ctx.add("EY518", "retrieval metrics fail on this sample: a graded expected_output "
+                        "maps each id to a gain, and an empty key is no id "
+                        f"(metric: \"Sample '{sample_id}' retrieval expected_output gain map must "
+                        "be id => numeric gain.\")", ctx.span(gain_key))
+            elif not is_numeric(gain):
                 ctx.add("EY518", "retrieval metrics fail on this sample: a graded expected_output "
                         "maps each id to a numeric gain, and "
                         f"{describe(gain)} is not a number "

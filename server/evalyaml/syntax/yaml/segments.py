@@ -16,9 +16,10 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import NamedTuple
 
-_QUESTIONS = re.compile(r"questions[ \t]*:[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n|$)")
+_KEY_LINE = r"[ \t]*:[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n|$)"  # after the key: `key:` alone
 _FIRST_ITEM = re.compile(r"(?:[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n))*( *)-(?=[ \t\r\n]|$)")
 _NODE_START_BEFORE = frozenset(":-[{,?")
 _NOT_NAME = frozenset(" \t\r\n,[]{}")
@@ -91,19 +92,28 @@ class DatasetSplit:
     region_lines: int  # how many newlines the skeleton has in place of the items
 
 
-def split_dataset(text: str) -> DatasetSplit | None:
+@cache
+def _key_line(key: str) -> re.Pattern[str]:
+    return re.compile(re.escape(key) + _KEY_LINE)
+
+
+def split_dataset(text: str, key: str = "questions") -> DatasetSplit | None:
     """Every search here is a literal find or a regex with a literal prefix: this runs on each
-    keystroke in a 10,000-case file, where one `^`-anchored multiline regex costs 100 ms."""
+    keystroke in a 10,000-case file, where one `^`-anchored multiline regex costs 100 ms.
+
+    `key` names the root key that holds the items (the contract's `questions`; other formats'
+    `samples` or `tests`, see `items`)."""
     if "\r" in text and text.count("\r") != text.count("\r\n"):
         return None  # old Mac line ends: rare enough to parse whole
     if may_have_anchors(text):
         return None
     if any(_line_starts_with(text, marker) for marker in ("---", "...", "%")):
         return None
-    questions = [at for at in _line_starts_with(text, "questions") if _QUESTIONS.match(text, at)]
+    key_line = _key_line(key)
+    questions = [at for at in _line_starts_with(text, key) if key_line.match(text, at)]
     if len(questions) != 1:
         return None
-    first = _FIRST_ITEM.match(text, _QUESTIONS.match(text, questions[0]).end())  # type: ignore[union-attr]
+    first = _FIRST_ITEM.match(text, key_line.match(text, questions[0]).end())  # type: ignore[union-attr]
     if first is None:
         return None  # `questions:` followed by something other than a block list
     indent = len(first.group(1))

@@ -1,0 +1,176 @@
+"""A suite test by test (`core.items`): a keystroke in one test of a 10,000-test suite
+re-checks that test, then the rules that cross tests over every test's facts.
+
+The root is checked with its `tests:` list's lines taken out (`check_suite(...,
+tests_elsewhere=True)`). A test reads two things of the root, the suite's `metadata` (merged
+into each test's effective metadata) and whether the suite has `input_files`: they are the
+fingerprint its cached result is keyed by, so editing them re-checks every test. Over the
+placed results run the duplicate ids (EY607) and `depends_on` between tests (EY637), as the
+whole-file rules run them. A 5.x suite, a file that does not split, or a test that does not
+parse as written is analysed whole by the caller.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass, replace
+from typing import Any
+
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.items import Item, ItemState, analyze_items, shift_span
+from evalyaml.core.model import CaseSummary, FileRef
+from evalyaml.core.options import Options
+from evalyaml.formats.agentv import rules
+from evalyaml.formats.agentv.common import Context, pairs
+from evalyaml.formats.agentv.depends import Dependency
+from evalyaml.formats.agentv.filerefs import file_refs_of
+from evalyaml.formats.agentv.suite import (
+    SuiteFacts,
+    SuiteRef,
+    check_item,
+    check_suite,
+    cross_test_rules,
+    duplicate_ids,
+)
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.text import LineIndex, Span
+from evalyaml.syntax.tree import Mapping, Sequence
+from evalyaml.syntax.yaml.parse import parse_text
+
+STATE = "agentv-tests"
+
+
+@dataclass(frozen=True, slots=True)
+class TestFacts:
+    """What one test adds to its suite's facts."""
+
+    refs: tuple[SuiteRef, ...]
+    test_ids: tuple[tuple[str, Span], ...]
+    depends: tuple[Dependency, ...]
+    cases: tuple[CaseSummary, ...]
+    file_refs: tuple[FileRef, ...]  # of `refs`, resolved once per test text
+
+    def shifted(self, lines: int) -> TestFacts:
+        return TestFacts(
+            tuple(replace(r, span=r.span.shifted(lines)) for r in self.refs),
+            tuple((i, s.shifted(lines)) for i, s in self.test_ids),
+            tuple(replace(d, span=d.span.shifted(lines)) for d in self.depends),
+            tuple(c.shifted(lines) for c in self.cases),
+            tuple(replace(f, span=f.span.shifted(lines)) for f in self.file_refs))
+
+
+class TestRules:
+    key = "tests"
+    uses_index = False
+
+    def __init__(self, path: str | None, root: str | None) -> None:
+        self.path = path
+        self.root_folder = root
+
+    def root(self, text: str, options: Options) -> tuple[tuple[Finding, ...], SuiteFacts] | None:
+        sink = FindingSink(strict=options.strict)
+        parsed = parse_text(text, sink)
+        if not parsed.ok or len(parsed.documents) != 1:
+            return None
+        root = parsed.documents[0]
+        if not isinstance(root, Mapping) or \
+                any(k.text in rules.FIVE_X_KEYS for k, _ in pairs(root)):
+            return None
+        facts = SuiteFacts()
+        check_suite(Context(parsed, sink), root, facts, tests_elsewhere=True)
+        return tuple(dict.fromkeys(sink.findings)), facts
+
+    def fingerprint(self, root: SuiteFacts) -> str:
+        return json.dumps([root.suite_meta, root.suite_input_files, self.path,
+                           self.root_folder], sort_keys=True, default=repr)
+
+    def item(self, text: str, index: int, root: SuiteFacts, options: Options
+             ) -> Item[TestFacts] | None:
+        sink = FindingSink(strict=options.strict)
+        parsed = parse_text(text, sink)
+        if not parsed.ok or len(parsed.documents) != 1:
+            return None
+        top = parsed.documents[0]
+        if not isinstance(top, Sequence) or len(top.items) != 1:
+            return None
+        facts = SuiteFacts(suite_meta=root.suite_meta, suite_input_files=root.suite_input_files)
+        check_item(Context(parsed, sink), top.items[0], facts)
+        file_refs = file_refs_of(facts.refs, self.path, self.root_folder) if self.path else []
+        return Item(tuple(dict.fromkeys(sink.findings)), TestFacts(
+            tuple(facts.refs), tuple(facts.test_ids), tuple(facts.depends), tuple(facts.cases),
+            tuple(file_refs)))
+
+    def shift(self, facts: TestFacts, lines: int) -> TestFacts:
+        return facts.shifted(lines)
+
+    def shift_root(self, root: SuiteFacts, first_line: int, lines: int) -> SuiteFacts:
+        return replace(root, refs=[replace(r, span=shift_span(r.span, first_line, lines))
+                                   for r in root.refs])
+
+
+def analyze_suite_by_test(text: str, path: str | None, options: Options,
+                          state: ItemState | None
+                          ) -> tuple[list[Finding], SuiteFacts, list[FileRef]] | None:
+    """The suite's findings, facts and file references, as the whole-file rules give them."""
+    done = analyze_items(text, TestRules(path, options.root), options, state)
+    if done is None:
+        return None
+    sums = _Sums.after(state.extra.get(STATE) if state is not None else None, done.items)
+    if state is not None:
+        state.extra[STATE] = sums
+    refs, test_ids, depends, cases, tests_file_refs = sums.lists
+    facts = replace(done.root, refs=[*done.root.refs, *refs], test_ids=list(test_ids),
+                    depends=list(depends), cases=list(cases))
+    file_refs = file_refs_of(done.root.refs, path, options.root) if path else []
+    file_refs.extend(tests_file_refs)
+    findings: list[Finding] = list(done.root_findings)
+    findings.extend(itertools.chain.from_iterable(sums.findings))
+    sink = FindingSink(strict=options.strict)
+    ctx = Context(ParsedText("", LineIndex(""), [], ok=True), sink)  # for its `add` only
+    duplicate_ids(ctx, facts)
+    cross_test_rules(ctx, facts)
+    findings.extend(sink.findings)
+    return findings, facts, file_refs
+
+
+_FIELDS = ("refs", "test_ids", "depends", "cases", "file_refs")
+
+
+@dataclass(slots=True)
+class _Sums:
+    """Every test's facts laid end to end, one list per field, and how many each test gave:
+    after a keystroke in one test (the others' placed results are the same objects), only its
+    stretch of each list is replaced, instead of 10,000 tests' facts gathered again."""
+
+    items: list[Item[TestFacts]]
+    counts: list[list[int]]  # per field, per test
+    lists: list[list[Any]]  # per field
+    findings: list[tuple[Finding, ...]]  # per test with findings, in order
+
+    @staticmethod
+    def after(last: object, items: list[Item[TestFacts]]) -> _Sums:
+        if isinstance(last, _Sums) and len(last.items) == len(items):
+            changed = [i for i, (a, b) in enumerate(zip(last.items, items, strict=True))
+                       if a is not b]
+            if len(changed) == 1:
+                return last.spliced(changed[0], items)
+            if not changed:
+                return last
+        facts = [item.facts for item in items]
+        return _Sums(items, [[len(getattr(f, name)) for f in facts] for name in _FIELDS],
+                     [list(itertools.chain.from_iterable(getattr(f, name) for f in facts))
+                      for name in _FIELDS],
+                     [item.findings for item in items if item.findings])
+
+    def spliced(self, index: int, items: list[Item[TestFacts]]) -> _Sums:
+        new = items[index].facts
+        counts, lists = [], []
+        for name, count, joined in zip(_FIELDS, self.counts, self.lists, strict=True):
+            start = sum(count[:index])
+            part = getattr(new, name)
+            lists.append([*joined[:start], *part, *joined[start + count[index]:]])
+            counted = list(count)
+            counted[index] = len(part)
+            counts.append(counted)
+        return _Sums(items, counts, lists, [item.findings for item in items if item.findings])

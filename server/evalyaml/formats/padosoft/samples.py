@@ -1,0 +1,108 @@
+"""A golden dataset sample by sample (`core.items`): a keystroke in one sample of a
+10,000-sample file re-checks that sample, then the duplicate ids over every sample's id.
+
+The root is checked with its `samples:` list's lines taken out (`check_dataset(...,
+samples_elsewhere=True)`); each sample with `check_sample`, which quotes the sample's index in
+its messages (`uses_index`). What crosses samples is decided here over the placed results: the
+duplicate ids (EY506, reported as the whole-file rules report them) and the sample count in the
+dataset's definition. A file that does not split, or a sample that does not parse as written,
+is analysed whole by the caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.items import Item, ItemState, analyze_items, shift_span
+from evalyaml.core.model import CaseSummary, Definition, FileAnalysis
+from evalyaml.core.options import Options
+from evalyaml.formats.padosoft.common import Context
+from evalyaml.formats.padosoft.dataset import (
+    check_dataset,
+    check_sample,
+    duplicate_id,
+    samples_description,
+)
+from evalyaml.formats.padosoft.kinds import DATASET
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.text import LineIndex, Span
+from evalyaml.syntax.tree import Mapping, Sequence
+from evalyaml.syntax.yaml.parse import parse_text
+
+STATE = "padosoft-samples"
+
+
+class SampleRules:
+    key = "samples"
+    uses_index = True
+
+    def __init__(self, tidy: Callable[[FindingSink], None]) -> None:
+        """`tidy`: the format's rewording of the parser's findings (symfony/yaml's duplicate
+        keys), applied to every text parsed here as to the whole file."""
+        self._tidy = tidy
+
+    def root(self, text: str, options: Options
+             ) -> tuple[tuple[Finding, ...], list[Definition]] | None:
+        sink = FindingSink(strict=options.strict)
+        parsed = parse_text(text, sink)
+        if not parsed.ok or len(parsed.documents) != 1 or \
+                not isinstance(parsed.documents[0], Mapping):
+            return None
+        self._tidy(sink)
+        definitions, _ = check_dataset(Context(parsed, sink), parsed.documents[0],
+                                       samples_elsewhere=True)
+        return tuple(dict.fromkeys(sink.findings)), definitions
+
+    def fingerprint(self, root: list[Definition]) -> str:
+        return ""  # a sample's rules read nothing of the root
+
+    def item(self, text: str, index: int, root: list[Definition], options: Options
+             ) -> Item[CaseSummary | None] | None:
+        sink = FindingSink(strict=options.strict)
+        parsed = parse_text(text, sink)
+        if not parsed.ok or len(parsed.documents) != 1:
+            return None
+        top = parsed.documents[0]
+        if not isinstance(top, Sequence) or len(top.items) != 1:
+            return None
+        self._tidy(sink)
+        summary = check_sample(Context(parsed, sink), top.items[0], index)
+        return Item(tuple(dict.fromkeys(sink.findings)), summary)
+
+    def shift(self, facts: CaseSummary | None, lines: int) -> CaseSummary | None:
+        return facts.shifted(lines) if facts is not None else None
+
+    def shift_root(self, root: list[Definition], first_line: int, lines: int
+                   ) -> list[Definition]:
+        return [replace(d, id_span=shift_span(d.id_span, first_line, lines)) for d in root]
+
+
+def analyze_dataset_by_sample(text: str, path: str | None, options: Options,
+                              state: ItemState | None, rules: SampleRules) -> FileAnalysis | None:
+    done = analyze_items(text, rules, options, state)
+    if done is None:
+        return None
+    sink = FindingSink(strict=options.strict)
+    ctx = Context(ParsedText("", LineIndex(""), [], ok=True), sink)  # for its `add` only
+    findings: list[Finding] = list(done.root_findings)
+    cases: list[CaseSummary] = []
+    first: dict[str, Span] = {}
+    for index, item in enumerate(done.items):
+        findings.extend(item.findings)
+        summary = item.facts
+        if summary is None:
+            continue
+        cases.append(summary)
+        if summary.id is not None and summary.id_span is not None:
+            earlier = first.setdefault(summary.id, summary.id_span)
+            if earlier is not summary.id_span:
+                duplicate_id(ctx, summary.id, index, summary.id_span, earlier)
+    findings.extend(sink.findings)
+    result = FileAnalysis(path, DATASET)
+    result.findings = list(dict.fromkeys(findings))
+    result.cases = cases
+    result.definitions = [replace(d, description=samples_description(len(cases)))
+                          for d in done.root]
+    return result
