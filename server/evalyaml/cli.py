@@ -174,6 +174,15 @@ def _check(args: argparse.Namespace) -> int:
     from evalyaml.core.codes import Severity
     from evalyaml.report import RENDERERS
 
+    if args.command == "check":
+        # A path pre-commit passes for a deleted file, or one a script names that went away:
+        # told, not a usage error, so the rest is still checked.
+        for gone in [p for p in args.paths if not p.exists()]:
+            print(f"evalyaml: notice: skipped {gone}: no such file or directory",
+                  file=sys.stderr)
+        args.paths = [p for p in args.paths if p.exists()]
+        if not args.paths:
+            return 0
     result = check_paths(args.paths, strict=args.strict, today=args.today,
                          force_kind=_VALIDATE.get(args.command))
     if args.fix or args.diff:
