@@ -50,6 +50,9 @@ def _add_check_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--diff", action="store_true",
                         help="print the fixes as a unified diff and write nothing (exit 1 "
                         "when there is something to fix)")
+    parser.add_argument("--show-kinds", action="store_true",
+                        help="print each checked file's format and kind, and why it was "
+                        "taken for one, instead of the findings")
     parser.add_argument("--statistics", action="store_true",
                         help="print a count per code (and how many are fixable) instead of "
                         "the findings")
@@ -198,7 +201,11 @@ def _check(args: argparse.Namespace) -> int:
               f"{len(fixed.after)} file{'s' if len(fixed.after) != 1 else ''}", file=sys.stderr)
         result = check_paths(args.paths, strict=args.strict, today=args.today,
                              force_kind=_VALIDATE.get(args.command))
-    if args.statistics:
+    if args.show_kinds:
+        from evalyaml.report import render_kinds
+
+        sys.stdout.write(render_kinds(result))
+    elif args.statistics:
         from evalyaml.report import render_statistics
 
         sys.stdout.write(render_statistics(result))

@@ -90,6 +90,35 @@ def render_statistics(result: CheckResult) -> str:
     return "\n".join(out) + ("\n" if out else "")
 
 
+def render_kinds(result: CheckResult) -> str:
+    """`check --show-kinds`: each checked file's format and kind, and the rule that recognised
+    it (the claim's `why`; the contract's shapes when no format claimed it)."""
+    from evalyaml.formats import FALLBACK, claim, format_of
+    from evalyaml.formats.base import Claim
+    from evalyaml.syntax.decode import decode
+
+    out = []
+    for analysis in sorted(result.analyses, key=lambda a: display_path(a.path or "")):
+        if analysis.path is None or analysis.kind is None:
+            continue
+        path = Path(analysis.path)
+        root = next((str(w.root_for(path).config.root) for w in result.workspaces), None)
+        try:
+            text, _ = decode(path.read_bytes())
+        except OSError:
+            text = ""
+        verdict = claim(text, analysis.path, root)
+        owner = format_of(analysis.kind)
+        if isinstance(verdict, Claim) and verdict.kind == analysis.kind:
+            why = verdict.why
+        elif owner is FALLBACK:
+            why = "its shape (the contract's detection: modeline, $schema, folder or keys)"
+        else:
+            why = "another file of its format names it as one"
+        out.append(f"{display_path(path)}: {analysis.kind.value} [{owner.title}]: {why}")
+    return "\n".join(out) + ("\n" if out else "")
+
+
 def _coverage(result: CheckResult) -> list[str]:
     """What was checked as what, and what was not checked at all: a file no format claims is
     never linted, and a user who named one must not take the silence for a clean bill."""

@@ -53,3 +53,18 @@ def test_check_help_epilog(words: str) -> None:
     code, out, _ = run("check", "--help")
     assert code == 0 and words in out
     assert all(f.title in " ".join(out.split()) for f in FORMATS)
+
+
+def test_show_kinds_says_why_each_file_was_claimed() -> None:
+    from pathlib import Path
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    with contextlib.chdir(examples):
+        code, out, _ = run("check", "--show-kinds", "agentv", "rubrics", "--today", "2026-11-21")
+    lines = out.splitlines()
+    assert code == 0
+    assert "agentv/evals/support.eval.yaml: AgentV eval suite [AgentV]: AgentV runs "\
+        "*.eval.yaml, EVAL.yaml and eval.yaml" in lines
+    assert "agentv/evals/prompts/support-grader.md: AgentV grader prompt [AgentV]: another "\
+        "file of its format names it as one" in lines
+    assert "rubrics/factuality.yaml: rubric [evalyaml contract]: it is in a rubrics/ "\
+        "folder" in lines
