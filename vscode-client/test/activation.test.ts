@@ -44,7 +44,7 @@ describe('activation events', () => {
     assert.ok(!events.includes('*') && !events.includes('onStartupFinished'));
   });
 
-  for (const folder of ['.', 'padosoft', 'agentv', 'eee', 'apastra', 'promptfoo']) {
+  for (const folder of ['.', 'padosoft', 'agentv', 'eee', 'apastra', 'promptfoo', 'lm-eval']) {
     it(`start it in examples/${folder} (no mistakes folders, no file opened)`, () => {
       const root = join(EXAMPLES, folder);
       const paths = files(root).filter((f) => !/(^|\/)mistakes\//.test(f) && f !== 'evalyaml.toml');
@@ -57,6 +57,13 @@ describe('activation events', () => {
     assert.deepEqual(activating(['evals/promptfooconfig.yaml']), ['**/promptfooconfig.yaml']);
     assert.deepEqual(activating(['promptfooconfig.json']), ['**/promptfooconfig.json']);
     assert.deepEqual(activating(['promptfoo-notes.yaml']), []);
+  });
+
+  it('start it for an lm-evaluation-harness task tree or include template', () => {
+    assert.deepEqual(activating(['lm_eval/tasks/arc/arc_easy.yaml']), ['**/lm_eval/tasks/**']);
+    assert.deepEqual(activating(['my_tasks/tasks/mmlu/_default_template_yaml']), [
+      '**/tasks/**/_default_template_yaml',
+    ]);
   });
 
   it('start it for the datastore of Every Eval Ever, from a samples file or an aggregate alone', () => {
