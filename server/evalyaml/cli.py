@@ -41,15 +41,52 @@ def _add_check_options(parser: argparse.ArgumentParser) -> None:
                         help="output format (default: text)")
     parser.add_argument("--today", type=_date, default=None, metavar="YYYY-MM-DD",
                         help="judge freshness as of this date instead of today")
+    parser.add_argument("--fix", action="store_true",
+                        help="apply the safe fixes (checksums, digests, row counts, pins, "
+                        "quotes...), re-checking until stable, then report what is left")
+    parser.add_argument("--unsafe-fixes", action="store_true",
+                        help="with --fix or --diff, also the fixes that change meaning "
+                        "(did-you-mean renames)")
+    parser.add_argument("--diff", action="store_true",
+                        help="print the fixes as a unified diff and write nothing (exit 1 "
+                        "when there is something to fix)")
+    parser.add_argument("--show-kinds", action="store_true",
+                        help="print each checked file's format and kind, and why it was "
+                        "taken for one, instead of the findings")
+    parser.add_argument("--statistics", action="store_true",
+                        help="print a count per code (and how many are fixable) instead of "
+                        "the findings")
+
+
+_CHECK_EPILOG = """exit codes:
+  0  nothing reaches error severity (warnings and hints do not fail a run; --strict makes
+     every contract finding an error)
+  1  at least one error (with --diff: there is something to fix)
+  2  usage or I/O error
+
+configuration: evalyaml.toml, or [tool.evalyaml] in pyproject.toml, in the workspace root
+(found upwards from each path): strict, freshness_days, include, exclude, select, ignore,
+extend-select, extend-ignore, [per-file-ignores], [severity], bundles. Silence one finding
+with a trailing '# evalyaml: ignore[EYnnn]'. Each code: 'evalyaml rule EYnnn'."""
+
+
+def _formats_named() -> str:
+    from evalyaml.formats import FORMATS
+
+    titles = [f.title for f in FORMATS]
+    return ", ".join(titles[:-1]) + f" and {titles[-1]}" if len(titles) > 1 else titles[0]
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="evalyaml", description=(
-        "Checks LLM-evaluation YAML: datasets, rubrics and judges."))
+        f"Checks LLM-evaluation files: {_formats_named()}."))
     parser.add_argument("--version", action="version", version=f"evalyaml {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    check = commands.add_parser("check", help="check files and folders (default: .)")
+    check = commands.add_parser(
+        "check", help="check files and folders (default: .)",
+        description=f"Check the eval files ({_formats_named()}) under the named files and "
+        "folders.", epilog=_CHECK_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     check.add_argument("paths", nargs="*", type=Path, default=[Path()], metavar="PATH")
     _add_check_options(check)
 
@@ -67,6 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
     lsp.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP port, for debugging")
     lsp.add_argument("--log-level", default="WARNING",
                      choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+
+    rule = commands.add_parser("rule", help="explain a diagnostic code (its documentation)")
+    rule.add_argument("code", metavar="CODE")
 
     graph = commands.add_parser("graph", help="print the reference graph (cases -> rubrics -> "
                                 "judges)")
@@ -99,8 +139,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fast
     from evalyaml.checker import CheckError
 
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
     try:
+        if args.command == "rule":
+            from evalyaml.rule import explain
+
+            text, code = explain(args.code)
+            (sys.stdout if code == 0 else sys.stderr).write(text)
+            return code
         if args.command == "check" or args.command in _VALIDATE:
             return _check(args)
         if args.command == "schema":
@@ -127,9 +177,40 @@ def _check(args: argparse.Namespace) -> int:
     from evalyaml.core.codes import Severity
     from evalyaml.report import RENDERERS
 
+    if args.command == "check":
+        # A path pre-commit passes for a deleted file, or one a script names that went away:
+        # told, not a usage error, so the rest is still checked.
+        for gone in [p for p in args.paths if not p.exists()]:
+            print(f"evalyaml: notice: skipped {gone}: no such file or directory",
+                  file=sys.stderr)
+        args.paths = [p for p in args.paths if p.exists()]
+        if not args.paths:
+            return 0
     result = check_paths(args.paths, strict=args.strict, today=args.today,
                          force_kind=_VALIDATE.get(args.command))
-    sys.stdout.write(RENDERERS[args.format](result))
+    if args.fix or args.diff:
+        from evalyaml.fixes import fix_workspaces
+        from evalyaml.report import display_path
+
+        fixed = fix_workspaces(result, unsafe=args.unsafe_fixes)
+        if args.diff:
+            sys.stdout.write(fixed.diff({p: display_path(p) for p in fixed.after}))
+            return 1 if fixed.after else 0
+        fixed.write()
+        print(f"Fixed {fixed.applied} finding{'s' if fixed.applied != 1 else ''} in "
+              f"{len(fixed.after)} file{'s' if len(fixed.after) != 1 else ''}", file=sys.stderr)
+        result = check_paths(args.paths, strict=args.strict, today=args.today,
+                             force_kind=_VALIDATE.get(args.command))
+    if args.show_kinds:
+        from evalyaml.report import render_kinds
+
+        sys.stdout.write(render_kinds(result))
+    elif args.statistics:
+        from evalyaml.report import render_statistics
+
+        sys.stdout.write(render_statistics(result))
+    else:
+        sys.stdout.write(RENDERERS[args.format](result))
     has_error = any(f.severity is Severity.ERROR for _, f in result.all_findings())
     return 1 if has_error else 0
 

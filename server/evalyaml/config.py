@@ -18,6 +18,7 @@ from typing import Any, cast
 
 from evalyaml.core.findings import Finding, FindingSink
 from evalyaml.core.options import Options
+from evalyaml.core.rules import Rules, parse_rules
 from evalyaml.core.suggest import did_you_mean
 from evalyaml.formats import SUFFIXES
 from evalyaml.syntax.text import LineIndex, Span
@@ -39,7 +40,15 @@ _KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "max_file_mb": ((int, float), "a number of megabytes"),
     "bundles": (dict, "a table of bundle name = schema path"),
     "bundles_dir": (str, "a folder path"),
+    "select": (list, "a list of codes or code prefixes"),
+    "ignore": (list, "a list of codes or code prefixes"),
+    "extend-select": (list, "a list of codes or code prefixes"),
+    "extend-ignore": (list, "a list of codes or code prefixes"),
+    "per-file-ignores": (dict, "a table of glob = list of codes or code prefixes"),
+    "severity": (dict, "a table of code = \"error\", \"warning\", \"information\" or \"hint\""),
 }
+_RULE_KEYS = frozenset({"select", "ignore", "extend-select", "extend-ignore", "per-file-ignores",
+                        "severity"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +62,7 @@ class Config:
     max_file_mb: float = 20.0
     bundles: dict[str, str] = field(default_factory=dict)
     bundles_dir: str | None = None
+    rules: Rules = field(default_factory=Rules)
     findings: tuple[Finding, ...] = ()
 
     def options(self, *, today: date | None = None, strict: bool | None = None,
@@ -126,10 +136,11 @@ def parse_config(text: str, root: Path, source: Path | None, table_prefix: str =
     for part in table_prefix.split(".") if table_prefix else []:
         data = data.get(part, {})
     values: dict[str, Any] = {}
+    rule_values: dict[str, tuple[Any, Span]] = {}
     value: Any
     start = table_start(text, table_prefix) or 0
     for key, value in data.items():
-        span = key_span(text, lines, key, start) or Span.point(0, 0)
+        span = key_span(text, lines, key, start) or _table_span(text, lines, table_prefix, key)
         if key not in _KEYS:
             sink.add("EY320", f"unknown configuration key '{key}'{did_you_mean(key, _KEYS)}",
                      span)
@@ -145,6 +156,9 @@ def parse_config(text: str, root: Path, source: Path | None, table_prefix: str =
         if key == "freshness_days" and cast(int, value) < 0:
             sink.add("EY321", "'freshness_days' must be 0 or more", span)
             continue
+        if key in _RULE_KEYS:
+            rule_values[key] = (value, span)
+            continue
         if key in ("include", "exclude"):
             patterns = cast(list[Any], value)
             if not all(isinstance(v, str) for v in patterns):
@@ -153,7 +167,16 @@ def parse_config(text: str, root: Path, source: Path | None, table_prefix: str =
             values[key] = tuple(patterns)
             continue
         values[key] = value
+    if rule_values:
+        values["rules"] = parse_rules(rule_values, sink)
     return Config(root=root, source=source, findings=tuple(sink.findings), **values)
+
+
+def _table_span(text: str, lines: LineIndex, table_prefix: str, key: str) -> Span:
+    """The name in a `[key]` (or `[tool.evalyaml.key]`) header; the file's start without one."""
+    name = f"{table_prefix}.{key}" if table_prefix else key
+    header = re.search(rf"^[ \t]*\[[ \t]*({re.escape(name)})[ \t]*\]", text, re.MULTILINE)
+    return lines.span(header.start(1), header.end(1)) if header else Span.point(0, 0)
 
 
 def _declares_strict(text: str, table_prefix: str) -> bool:

@@ -17,6 +17,7 @@ from evalyaml.core.options import Options
 from evalyaml.formats import FALLBACK, candidates, claim, format_of, near_miss
 from evalyaml.formats.base import HEAD_BYTES, Refusal
 from evalyaml.syntax.decode import decode
+from evalyaml.syntax.suppress import SUPPRESSIONS, scan
 from evalyaml.syntax.text import Span
 
 
@@ -58,7 +59,20 @@ def analyze_text(text: str, path: str | None, options: Options,
                  forced_kind: Kind | None = None,
                  mapper: CaseMapper | None = None) -> FileAnalysis:
     """`cache` reuses unchanged items of a large file across calls (the language server keeps
-    one per open document); `mapper` spreads them over processes (the CLI)."""
+    one per open document); `mapper` spreads them over processes (the CLI). The file's
+    suppression comments ride along in its facts (`syntax.suppress`)."""
+    analysis = _analyze_text(text, path, options, cache, forced_kind=forced_kind, mapper=mapper)
+    if analysis.kind is not None:
+        directives = scan(text, path)
+        if directives:
+            analysis.facts[SUPPRESSIONS] = directives
+    return analysis
+
+
+def _analyze_text(text: str, path: str | None, options: Options,
+                  cache: CaseCache | None = None, *,
+                  forced_kind: Kind | None = None,
+                  mapper: CaseMapper | None = None) -> FileAnalysis:
     if forced_kind is not None:
         return format_of(forced_kind).analyze(text, path, forced_kind, options, forced=True,
                                               cache=cache, mapper=mapper)

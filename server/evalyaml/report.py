@@ -17,6 +17,7 @@ from evalyaml import __version__
 from evalyaml.checker import CheckResult
 from evalyaml.core.codes import CODES, Severity
 from evalyaml.core.findings import Finding, Related
+from evalyaml.fixes import chosen_fix, is_safe
 from evalyaml.syntax.text import Span
 
 
@@ -52,8 +53,70 @@ def render_text(result: CheckResult) -> str:
              for s in Severity if counts[s]]
     files = f"{result.files_checked} file{'s' if result.files_checked != 1 else ''} checked"
     out.extend(_coverage(result))  # before the summary, which stays the last line
+    out.extend(fixable_line(result))
     out.append(f"{', '.join(parts)} in {files}" if parts else f"No problems: {files}")
     return "\n".join(out) + "\n"
+
+
+def fixable_line(result: CheckResult) -> list[str]:
+    """How many findings `check --fix` (and `--unsafe-fixes`) would fix, when any."""
+    safe = unsafe = 0
+    for _, finding in result.all_findings():
+        if chosen_fix(finding, unsafe=False) is not None:
+            safe += 1
+        elif chosen_fix(finding, unsafe=True) is not None:
+            unsafe += 1
+    if not safe and not unsafe:
+        return []
+    if not safe:
+        return []  # as ruff: the unsafe count only beside a safe one
+    more = f" ({unsafe} more with --unsafe-fixes)" if unsafe else ""
+    return [f"[*] {safe} fixable with `evalyaml check --fix`{more}"]
+
+
+def render_statistics(result: CheckResult) -> str:
+    """`check --statistics`: one line per code, most frequent first, as ruff prints it."""
+    counts: Counter[str] = Counter()
+    fixable: Counter[str] = Counter()
+    for _, finding in result.all_findings():
+        counts[finding.code] += 1
+        if chosen_fix(finding, unsafe=False) is not None:
+            fixable[finding.code] += 1
+    out = []
+    for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        known = CODES.get(code)
+        mark = "[*]" if fixable[code] == count else ("[-]" if fixable[code] else "   ")
+        out.append(f"{count:5d}\t{code:<8}\t{mark} {known.name if known else ''}")
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def render_kinds(result: CheckResult) -> str:
+    """`check --show-kinds`: each checked file's format and kind, and the rule that recognised
+    it (the claim's `why`; the contract's shapes when no format claimed it)."""
+    from evalyaml.formats import FALLBACK, claim, format_of
+    from evalyaml.formats.base import Claim
+    from evalyaml.syntax.decode import decode
+
+    out = []
+    for analysis in sorted(result.analyses, key=lambda a: display_path(a.path or "")):
+        if analysis.path is None or analysis.kind is None:
+            continue
+        path = Path(analysis.path)
+        root = next((str(w.root_for(path).config.root) for w in result.workspaces), None)
+        try:
+            text, _ = decode(path.read_bytes())
+        except OSError:
+            text = ""
+        verdict = claim(text, analysis.path, root)
+        owner = format_of(analysis.kind)
+        if isinstance(verdict, Claim) and verdict.kind == analysis.kind:
+            why = verdict.why
+        elif owner is FALLBACK:
+            why = "its shape (the contract's detection: modeline, $schema, folder or keys)"
+        else:
+            why = "another file of its format names it as one"
+        out.append(f"{display_path(path)}: {analysis.kind.value} [{owner.title}]: {why}")
+    return "\n".join(out) + ("\n" if out else "")
 
 
 def _coverage(result: CheckResult) -> list[str]:
@@ -95,6 +158,10 @@ def render_json(result: CheckResult) -> str:
         if finding.related:
             item["related"] = [{"path": _related_path(r, path), "range": _range(r.span),
                                 "message": r.message} for r in finding.related]
+        if finding.fixes:
+            item["fixes"] = [{"title": f.title, "safe": is_safe(finding, f),
+                              "edits": [{"range": _range(e.span), "newText": e.new_text}
+                                        for e in f.edits]} for f in finding.fixes]
         items.append(item)
     return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
 

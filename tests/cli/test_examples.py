@@ -171,8 +171,9 @@ def test_examples_check_clean(capsys: pytest.CaptureFixture[str],
     assert main(["check", "examples", "--today", TODAY]) == 0
     assert capsys.readouterr().out == (
         "Checked by format: 3 AgentV, 11 Apastra PromptOps, 4 Every Eval Ever, 5 Padosoft "
-        "eval-harness, 13 evalyaml contract; 0 YAML/JSON files left alone as not eval files\n"
-        "No problems: 36 files checked\n")
+        "eval-harness, 13 evalyaml contract, 5 lm-evaluation-harness, 5 promptfoo; 0 YAML/JSON "
+        "files left alone as not eval files\n"
+        "No problems: 46 files checked\n")
     assert main(["check", "--strict", "examples/datasets", "examples/rubrics", "examples/judges",
                  "--today", TODAY, "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out) == []

@@ -159,14 +159,16 @@ def test_corpus_of_other_projects_eval_files_gets_no_finding() -> None:
         relative = path.relative_to(CORPUS).as_posix()
         analysis = analyze_bytes(path.read_bytes(), relative, OPTIONS, explicit=True)
         own = relative.startswith(  # each has its format's test_corpus in tests/formats/
-            ("agentv/", "agentv-head/", "apastra/", "every_eval_ever/"))
+            ("agentv/", "agentv-head/", "apastra/", "every_eval_ever/", "promptfoo/",
+             "lm-evaluation-harness/"))
         if analysis.findings and not own:
             noisy.append(f"{relative}: {analysis.kind} {rows(analysis.findings)[:3]}")
         if analysis.kind is not None and not own:
             claimed[relative] = analysis.kind.value
     assert noisy == []
     # Only the formats we serve claim files, and only their own (Padosoft's two real files;
-    # AgentV's, Apastra's and Every Eval Ever's are tested in tests/formats/).
+    # AgentV's, Apastra's, Every Eval Ever's, promptfoo's and lm-eval's are tested in
+    # tests/formats/).
     assert claimed == {
         "padosoft-eval-harness/readme-extracted/eval/golden/factuality.yml": "Padosoft dataset",
         "padosoft-eval-harness/tests/Fixtures/calibration/judge-cases.v1.yaml":

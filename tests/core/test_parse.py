@@ -252,9 +252,10 @@ def test_byte_order_mark_is_skipped_but_counted(pure: bool) -> None:
         ("a", (0, 1, 0, 2)), ("b", (1, 0, 1, 1))]
 
 
-def test_tabs_inside_values_are_fine() -> None:
+@pytest.mark.parametrize("pure", PARSERS)
+def test_tabs_inside_values_are_fine(pure: bool) -> None:
     text = 'a:\t"x\ty"\nb: plain\ttext\nc: {\tk:\tv }\n'
-    parsed, root = only_root(text)
+    parsed, root = only_root(text, pure=pure)
     values = {k.text: v.value for k, v in root.pairs if isinstance(v, Scalar)}
     assert values == {"a": "x\ty", "b": "plain\ttext"}
     c = root.get("c")
@@ -269,8 +270,9 @@ def test_tabs_inside_values_are_fine() -> None:
     ("a: 1\n\tb: 2\n", (1, 0, 1, 1)),
     ("a:\n  b: 1\n\t c: 2\n", (2, 0, 2, 1)),
 ])
-def test_tab_indentation_is_ey106_on_the_tab(text: str, where: Quad) -> None:
-    parsed, findings = parse(text)
+@pytest.mark.parametrize("pure", PARSERS)
+def test_tab_indentation_is_ey106_on_the_tab(text: str, where: Quad, pure: bool) -> None:
+    parsed, findings = parse(text, pure=pure)
     assert not parsed.ok
     assert [(f.code, quad(f.span), f.message) for f in findings] == [
         ("EY106", where, "tab used for indentation; YAML indents with spaces only")]
@@ -305,9 +307,10 @@ SYNTAX_ERRORS: list[tuple[str, str, Quad, str]] = [
 
 @pytest.mark.parametrize(("text", "code", "where", "message"), SYNTAX_ERRORS,
                          ids=[repr(t[0]) for t in SYNTAX_ERRORS])
+@pytest.mark.parametrize("pure", PARSERS)
 def test_syntax_errors_are_located_findings(text: str, code: str, where: Quad,
-                                            message: str) -> None:
-    parsed, findings = parse(text)
+                                            message: str, pure: bool) -> None:
+    parsed, findings = parse(text, pure=pure)
     assert not parsed.ok
     assert parsed.documents == [] or parsed.holes  # a recovered tree has its blanked lines
     assert [(f.code, quad(f.span), f.message) for f in findings] == [(code, where, message)]
@@ -315,23 +318,24 @@ def test_syntax_errors_are_located_findings(text: str, code: str, where: Quad,
     assert all(h.first_line <= where[0] <= h.last_line for h in parsed.holes[:1])
 
 
-def test_unclosed_list_is_reported_at_its_bracket_not_on_the_next_line() -> None:
-    _, findings = parse("tools: [a, b\ninput: fine\n")
+@pytest.mark.parametrize("pure", PARSERS)
+def test_unclosed_list_is_reported_at_its_bracket_not_on_the_next_line(pure: bool) -> None:
+    _, findings = parse("tools: [a, b\ninput: fine\n", pure=pure)
     assert [(f.code, quad(f.span), f.message) for f in findings] == [
         ("EY101", (0, 7, 0, 12),
          "YAML syntax error: this [ list ] is not closed: expected ',' or ']'")]
 
 
-def test_redefined_anchor_is_explained() -> None:
-    """YAML 1.2 allows an anchor to be defined again (an alias takes the latest). If evalyaml
-    refuses it, the finding must say what is wrong: not a bare 'second occurrence'."""
-    parsed, findings = parse("a: &x 1\nb: &x 2\nc: *x\n")
-    if parsed.ok:
-        assert findings == []
-        return
-    assert [f.code for f in findings] == ["EY101"]
-    assert quad(findings[0].span)[:2] == (1, 3)
-    assert "anchor" in findings[0].message
+@pytest.mark.parametrize("pure", PARSERS)
+def test_redefined_anchor_is_explained(pure: bool) -> None:
+    """YAML 1.2 allows an anchor to be defined again (an alias takes the latest); libyaml
+    refuses it, and so does evalyaml with either parser. The finding says what is wrong and
+    names the anchor: not a bare 'second occurrence'."""
+    parsed, findings = parse("a: &x 1\nb: &x 2\nc: *x\n", pure=pure)
+    assert not parsed.ok
+    assert [(f.code, quad(f.span), f.message) for f in findings] == [
+        ("EY101", (1, 3, 1, 7),
+         "YAML syntax error: anchor '&x' is defined twice; give the second one another name")]
 
 
 # -- duplicate keys -----------------------------------------------------------------------------
@@ -417,9 +421,10 @@ def test_alias_expansion_is_bounded() -> None:
     # NEL starts a line for the parser when it cannot be masked (the stand-in is taken).
     ("c: \ue085\nb:\x85" + "- " * 300 + "x\n", (1, 2 + 2 * MAX_DEPTH, 1, 3 + 2 * MAX_DEPTH)),
 ])
-def test_deep_nesting_is_ey105_before_parsing(text: str, where: Quad) -> None:
+@pytest.mark.parametrize("pure", PARSERS)
+def test_deep_nesting_is_ey105_before_parsing(text: str, where: Quad, pure: bool) -> None:
     started = time.perf_counter()
-    parsed, findings = parse(text)
+    parsed, findings = parse(text, pure=pure)
     assert time.perf_counter() - started < 2
     assert not parsed.ok
     assert [(f.code, quad(f.span), f.message) for f in findings] == [

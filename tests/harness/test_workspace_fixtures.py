@@ -124,6 +124,12 @@ def _labels(answer: str) -> list[str]:
     return [label.strip() for label in answer.split(",")] if answer != "none" else []
 
 
+# Codes whose finding is the byte-order mark itself, in formats whose own readers refuse one
+# (Every Eval Ever's and Apastra's `json.loads`): the BOM variant has them on top of the plain
+# findings (a fixture whose file already has a mark keeps its own).
+BOM_CODES = frozenset({"EY729", "EY814"})
+
+
 @pytest.mark.parametrize("variant", ["crlf", "bom"])
 @pytest.mark.parametrize("path", FIXTURES, ids=_ids)
 def test_workspace_fixture_line_breaks_and_bom(path: Path, variant: str, tmp_path: Path
@@ -133,6 +139,8 @@ def test_workspace_fixture_line_breaks_and_bom(path: Path, variant: str, tmp_pat
     _write(tmp_path / "variant", fixture, crlf=variant == "crlf", bom=variant == "bom")
     plain = [e for e, _ in _findings(tmp_path / "plain", fixture, strict=fixture.strict)]
     other = [e for e, _ in _findings(tmp_path / "variant", fixture, strict=fixture.strict)]
+    if variant == "bom":
+        other = [e for e in other if e.code not in BOM_CODES or e in plain]
     assert other == plain
 
 

@@ -96,7 +96,8 @@ async def test_a_bare_prompt_path_gets_the_file_scheme_in_one_click(session: Ses
         "'prompts/support-grader.md' is sent to the grader as inline text, not read as a file: "
         "write 'file://prompts/support-grader.md' to use the prompt file")]
     actions = await actions_for(session, uri, found[0])
-    assert [(a.title, a.is_preferred) for a in actions] == [("Add 'file://'", True)]
+    assert [(a.title, a.is_preferred) for a in actions] == [
+        ("Add 'file://'", True), ("Ignore EY622 on this line", None)]
     assert edits_of(session, actions[0]) == {uri: [types.TextEdit(
         session.rng(uri, 4, 35, 62), '"file://prompts/support-grader.md"')]}
     session.close(uri)

@@ -142,10 +142,11 @@ async def test_workspace_symbols(session: Session) -> None:
     result = await session.client.workspace_symbol_async(
         types.WorkspaceSymbolParams(query="refund"))
     # Every format's items: the contract's cases, Padosoft's samples and calibration cases,
-    # AgentV's tests.
+    # AgentV's tests, promptfoo's tests by description.
     assert sorted((s.name, s.container_name) for s in result or []) == [
         ("issue-refund", "padosoft/eval/golden/agent_tasks.yml"),
         ("issue_refund_within_window", "datasets/agent_tasks.yaml"),
+        ("refund window", "promptfoo/clean/promptfooconfig.yaml"),
         ("refund-correct", "padosoft/eval/calibration/judge-cases.v1.yaml"),
         ("refund-status", "padosoft/eval/golden/agent_tasks.yml"),
         ("refund-window", "agentv/evals/support.eval.yaml"),

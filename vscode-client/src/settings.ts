@@ -138,6 +138,10 @@ export const DEFAULT_SELECTOR: readonly DocumentFilter[] = [
   { scheme: 'file', language: 'jsonl' },
   { scheme: 'file', pattern: '**/*.jsonl' },
   { scheme: 'file', language: 'markdown' },
+  // promptfoo's CSV test tables and lm-evaluation-harness's extension-less include templates
+  // (`_default_template_yaml`): no language of VS Code's own claims them.
+  { scheme: 'file', pattern: '**/*.csv' },
+  { scheme: 'file', pattern: '**/*_yaml' },
 ];
 
 export function buildDocumentSelector(extraGlobs: unknown): DocumentFilter[] {

@@ -44,7 +44,7 @@ describe('activation events', () => {
     assert.ok(!events.includes('*') && !events.includes('onStartupFinished'));
   });
 
-  for (const folder of ['.', 'padosoft', 'agentv', 'eee', 'apastra']) {
+  for (const folder of ['.', 'padosoft', 'agentv', 'eee', 'apastra', 'promptfoo', 'lm-eval']) {
     it(`start it in examples/${folder} (no mistakes folders, no file opened)`, () => {
       const root = join(EXAMPLES, folder);
       const paths = files(root).filter((f) => !/(^|\/)mistakes\//.test(f) && f !== 'evalyaml.toml');
@@ -52,6 +52,19 @@ describe('activation events', () => {
       assert.ok(hits.length > 0, `nothing in ${root} matches ${patterns.join(', ')}`);
     });
   }
+
+  it('start it for a promptfoo config, and not for a promptfoo-like name', () => {
+    assert.deepEqual(activating(['evals/promptfooconfig.yaml']), ['**/promptfooconfig.yaml']);
+    assert.deepEqual(activating(['promptfooconfig.json']), ['**/promptfooconfig.json']);
+    assert.deepEqual(activating(['promptfoo-notes.yaml']), []);
+  });
+
+  it('start it for an lm-evaluation-harness task tree or include template', () => {
+    assert.deepEqual(activating(['lm_eval/tasks/arc/arc_easy.yaml']), ['**/lm_eval/tasks/**']);
+    assert.deepEqual(activating(['my_tasks/tasks/mmlu/_default_template_yaml']), [
+      '**/tasks/**/_default_template_yaml',
+    ]);
+  });
 
   it('start it for the datastore of Every Eval Ever, from a samples file or an aggregate alone', () => {
     const aggregate = 'data/mmlu/openai/gpt-4o/3b1f6c2e-7a4d-4e8b-9c5f-2d1e0a9b8c7d.json';

@@ -181,10 +181,15 @@ ENGINE_CODES: tuple[Code, ...] = (
     Code("EY320", "unknown-config-key", C, "The configuration has a key evalyaml does not know.",
          WHOLE),
     Code("EY321", "invalid-config", B, "The configuration has a value of the wrong type.", WHOLE),
+    Code("EY322", "unused-suppression", C,
+         "A suppression comment names a code that has no finding where it applies.", LOCAL),
+    Code("EY323", "unknown-suppressed-code", C,
+         "A suppression comment or the configuration names a code evalyaml does not have.",
+         LOCAL),
 )
 """The engine's own codes: syntax (EY1xx) and the generic reference, workspace and
-configuration rules (EY301-EY305, EY311, EY312, EY320, EY321). Format codes live in their
-packages."""
+configuration rules (EY301-EY305, EY311, EY312, EY320, EY321) and suppressions (EY322,
+EY323). Format codes live in their packages."""
 
 CODES: dict[str, Code] = {}
 """Every registered code, in `sort_key` order."""

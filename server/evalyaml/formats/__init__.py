@@ -14,7 +14,7 @@ from evalyaml.core.codes import register
 from evalyaml.core.incremental import CaseMapper, CaseResult
 from evalyaml.core.kinds import Kind, modeline_schema
 from evalyaml.core.options import Options
-from evalyaml.formats import agentv, apastra, contract, eee, padosoft
+from evalyaml.formats import agentv, apastra, contract, eee, lmeval, padosoft, promptfoo
 from evalyaml.formats.base import Claim, Format, NearMiss, Refusal, Tier
 
 
@@ -27,7 +27,7 @@ def _contract_cases(texts: list[str], options: Options) -> list[CaseResult | Non
 
 
 FORMATS: tuple[Format, ...] = (contract.FORMAT, padosoft.FORMAT, agentv.FORMAT, eee.FORMAT,
-                               apastra.FORMAT)
+                               apastra.FORMAT, promptfoo.FORMAT, lmeval.FORMAT)
 FALLBACK: Format = FORMATS[0]
 ANALYZE_ITEMS: CaseMapper = _contract_cases
 """The per-item analysis the CLI's and the server's process pools run (`evalyaml.parallel`):
@@ -66,6 +66,11 @@ def candidates(path: str | None) -> tuple[Format, ...]:
 
 _SCHEMA_FILES: dict[str, Kind] = {k.schema_file: k for f in FORMATS for k in f.kinds
                                   if k.schema_file is not None}
+# A modeline names a schema by its URL, whose last segment is the file name: a kind whose
+# schema sits in a folder of schemas/ (promptfoo/config-schema.json) is found by that name too.
+for _kind in list(_SCHEMA_FILES.values()):
+    assert _kind.schema_file is not None
+    _SCHEMA_FILES.setdefault(PurePath(_kind.schema_file).name, _kind)
 _SCHEMA_NAME = re.compile(r"(?:^|[/\\])([^/\\?#]+)(?:[?#].*)?$")
 
 

@@ -171,6 +171,11 @@ class FormatIde:
     read_reference: ReadReference | None = None
     # Unions in the format's schemas resolved by a key's value (see `SchemaUnion`).
     unions: tuple[SchemaUnion, ...] = ()
+    # Where a name at the cursor is defined when the index's references cannot say: a name
+    # scoped to one file (an AgentV `depends_on` test id) or found by the tool's own search (a
+    # target in the targets file). (path, span of the definition) or None; reads go through
+    # `files`.
+    definition: Callable[[Cursor, NamedFiles], tuple[str, Span] | None] | None = None
     # A kind told by a line of the text, for a buffer no format claims yet (a new, unnamed
     # file): completion still knows what is being written. First match over all formats wins.
     shapes: tuple[tuple[re.Pattern[str], Kind], ...] = ()

@@ -12,6 +12,7 @@ from enum import Enum
 
 from evalyaml.core.findings import Finding, Fix, TextEdit
 from evalyaml.ide.context import shape
+from evalyaml.ide.ignore import ignore_fix
 from evalyaml.syntax.text import LineIndex, Position, Span
 
 
@@ -96,9 +97,11 @@ class CodeAction:
     kind: ActionKind = ActionKind.QUICK_FIX
 
 
-def code_actions(findings: list[Finding], wanted: Span, lines: LineIndex) -> list[CodeAction]:
+def code_actions(findings: list[Finding], wanted: Span, lines: LineIndex,
+                 path: str | None = None) -> list[CodeAction]:
     """The fixes of every finding that overlaps `wanted`, then one "Insert all missing keys"
-    for each mapping that misses more than one key."""
+    for each mapping that misses more than one key, then "Ignore EYnnn on this line" for each
+    finding when the file at `path` can hold comments."""
     actions: list[CodeAction] = []
     missing: list[tuple[int, Finding, TextEdit]] = []
     for index, finding in enumerate(findings):
@@ -118,4 +121,9 @@ def code_actions(findings: list[Finding], wanted: Span, lines: LineIndex) -> lis
         text = "".join(edit.new_text for _, _, edit in group)
         actions.append(CodeAction(Fix("Insert all missing keys", (TextEdit(first.span, text),)),
                                   tuple(index for index, _, _ in group)))
+    if path is not None:
+        for index, finding in enumerate(findings):
+            ignore = ignore_fix(finding, lines, path) if _overlaps(finding.span, wanted) else None
+            if ignore is not None:
+                actions.append(CodeAction(ignore, (index,)))
     return actions

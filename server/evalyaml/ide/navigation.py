@@ -13,10 +13,13 @@ from pathlib import Path
 
 from evalyaml.core.kinds import Kind
 from evalyaml.core.model import Definition, FileAnalysis
+from evalyaml.formats import format_of
+from evalyaml.formats.base import Cursor
 from evalyaml.ide import lookup
 from evalyaml.ide.source import Source
 from evalyaml.syntax.text import Position, Span
 from evalyaml.workspace.index import Workspace, normalize
+from evalyaml.workspace.named import RecordingFiles
 
 
 class SymbolKind(Enum):
@@ -119,6 +122,9 @@ def _target(workspace: Workspace, doc: Source, analysis: FileAnalysis | None, po
 def definition(workspace: Workspace, doc: Source, pos: Position) -> list[NavTarget]:
     """Where the reference at the cursor resolves to (its definition's id), or the file a path
     at the cursor names (a `FileRef`: a grader prompt, a cases file, a custom assertion)."""
+    own = _format_definition(workspace, doc, pos)
+    if own is not None:
+        return [own]
     found = _reference(workspace, doc, None, pos)
     if found is None or found.reference.id is None:
         named = _file_at(workspace, doc, pos)
@@ -127,6 +133,25 @@ def definition(workspace: Workspace, doc: Source, pos: Position) -> list[NavTarg
     if resolution.path is None or resolution.definition is None:
         return []
     return [NavTarget(resolution.path, resolution.definition.id_span)]
+
+
+def _format_definition(workspace: Workspace, doc: Source, pos: Position) -> NavTarget | None:
+    """The format's own answer (`FormatIde.definition`), reading through the workspace."""
+    if doc.path is None:
+        return None
+    path = normalize(doc.path)
+    analysis = workspace.analysis(path)
+    kind = analysis.kind if analysis is not None else None
+    if kind is None:
+        return None
+    answer = format_of(kind).ide.definition
+    if answer is None:
+        return None
+    root = workspace.root_for(path).path
+    roots = [r.path for r in workspace.roots] or [root]
+    found = answer(Cursor(str(path), kind, doc.text, pos.line, pos.character, str(root),
+                          analysis), RecordingFiles(workspace, roots))
+    return NavTarget(Path(found[0]), found[1]) if found is not None else None
 
 
 def references(workspace: Workspace, doc: Source, analysis: FileAnalysis | None,

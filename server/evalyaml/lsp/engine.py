@@ -49,6 +49,7 @@ from evalyaml.lsp.settings import Settings
 from evalyaml.lsp.texts import DiskTexts
 from evalyaml.parallel import CasePool
 from evalyaml.workspace.index import normalize
+from evalyaml.workspace.suppress import finalise_file
 
 log = logging.getLogger(__name__)
 
@@ -328,7 +329,8 @@ class Engine:
         problem = self.workspace.problem(key)
         if problem is not None:
             own.insert(0, problem)
-        return sorted(own, key=_order)
+        return finalise_file(self.workspace, key, sorted(own, key=_order), analysis,
+                             complete=False)
 
     def _report(self, uri: str, path: Path | None, doc: Document | None,
                 findings: list[Finding], analysis: FileAnalysis | None) -> Report:

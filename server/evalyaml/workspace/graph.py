@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evalyaml.core.model import FileAnalysis, Reference
+from evalyaml.core.model import Definition, FileAnalysis, Reference
 from evalyaml.syntax.text import Span
 from evalyaml.workspace.index import Workspace, normalize
 from evalyaml.workspace.resolve import Resolution
@@ -63,6 +63,7 @@ def build_graph(workspace: Workspace, files: Sequence[Path], display: Display = 
     graph = Graph()
     queue = [normalize(f) for f in files]
     visited: set[Path] = set()
+    drawn: set[tuple[str, str, str, str]] = set()  # one edge per node pair and reference
     while queue:
         path = queue.pop()
         if path in visited:
@@ -76,16 +77,33 @@ def build_graph(workspace: Workspace, files: Sequence[Path], display: Display = 
             source = sources(ref)
             resolution = workspace.resolve(ref)
             target = _target_node(graph, ref, resolution, display)
-            graph.edges.append(Edge(source, target, ref.raw, ref.origin, display(path),
-                                    ref.span.start.line, resolution.ok))
+            # Every row of an Every Eval Ever samples file leads to its aggregate: one edge.
+            if (source, target, ref.raw, ref.origin) not in drawn:
+                drawn.add((source, target, ref.raw, ref.origin))
+                graph.edges.append(Edge(source, target, ref.raw, ref.origin, display(path),
+                                        ref.span.start.line, resolution.ok))
             if resolution.path is not None:
                 queue.append(resolution.path)
+        for file_ref in analysis.file_refs:
+            # A file named by path that the format adopts as one of its kinds (an AgentV
+            # suite's grader prompt, cases file, workspace file).
+            if file_ref.kind is None:
+                continue
+            named = workspace.named_file(file_ref.candidates, path)
+            if named is None:
+                continue
+            shown_target = display(named)
+            target_id = f"file:{shown_target}"
+            graph.add(Node(target_id, file_ref.kind.value, shown_target, shown_target, 0))
+            graph.edges.append(Edge(sources(None), target_id, shown_target, "file",
+                                    display(path), file_ref.span.start.line, True))
+            queue.append(named)
     graph.edges.sort(key=lambda e: (e.source, e.target, e.path, e.line))
     return graph
 
 
 def _source_nodes(graph: Graph, path: Path, analysis: FileAnalysis, display: Display
-                  ) -> Callable[[Reference], str]:
+                  ) -> Callable[[Reference | None], str]:
     """Add the file's own nodes; return a function naming the node a reference starts from."""
     shown = display(path)
     if analysis.kind is not None and analysis.kind.graph_cases:
@@ -97,9 +115,9 @@ def _source_nodes(graph: Graph, path: Path, analysis: FileAnalysis, display: Dis
             graph.add(node)
             case_nodes.append((node, case.span))
 
-        def case_of(ref: Reference) -> str:
+        def case_of(ref: Reference | None) -> str:
             for node, span in case_nodes:
-                if span.contains(ref.span.start):
+                if ref is not None and span.contains(ref.span.start):
                     return node.id
             return f"file:{shown}"
 
@@ -107,22 +125,31 @@ def _source_nodes(graph: Graph, path: Path, analysis: FileAnalysis, display: Dis
     own = f"file:{shown}"
     named = [d for d in analysis.definitions if not d.alias]
     for definition in named:
-        graph.add(Node(definition.key, definition.kind.value, definition.key, shown,
-                       definition.id_span.start.line))
+        key = _key(definition, shown)
+        graph.add(Node(key, definition.kind.value, key, shown, definition.id_span.start.line))
     if named:
-        own = named[0].key
+        own = _key(named[0], shown)
     else:
         graph.add(Node(own, analysis.kind.value if analysis.kind else "file", shown, shown, 0))
     return lambda ref: own
+
+
+def _key(definition: Definition, shown: str) -> str:
+    """A definition's node name; a file named by its path (Every Eval Ever) is shown by the
+    path as the rest of the output shows paths, not by the absolute id the index keeps."""
+    if getattr(definition.kind, "named_by_path", False):
+        return f"{definition.kind.value} '{shown}'"
+    return definition.key
 
 
 def _target_node(graph: Graph, ref: Reference, resolution: Resolution, display: Display
                  ) -> str:
     if resolution.ok and resolution.definition is not None and resolution.path is not None:
         definition = resolution.definition
-        graph.add(Node(definition.key, definition.kind.value, definition.key,
-                       display(resolution.path), definition.id_span.start.line))
-        return definition.key
+        shown = display(resolution.path)
+        key = _key(definition, shown)
+        graph.add(Node(key, definition.kind.value, key, shown, definition.id_span.start.line))
+        return key
     node_id = f"unresolved:{ref.raw}"
     graph.add(Node(node_id, "unresolved", ref.raw))
     return node_id

@@ -30,6 +30,7 @@ from evalyaml.workspace.discovery import discover, in_scope
 from evalyaml.workspace.loading import Entry, Job, digest_of, entry_of, load, load_all, unreadable
 from evalyaml.workspace.resolve import Resolution
 from evalyaml.workspace.roots import Overrides, Roots, WorkspaceRoot, discover_all, normalize
+from evalyaml.workspace.suppress import finalise_file
 from evalyaml.workspace.symbols import Symbols
 
 __all__ = ["Workspace", "WorkspaceRoot", "normalize", "sort_unique"]
@@ -49,9 +50,7 @@ class Workspace:
     """
 
     def __init__(
-        self,
-        roots: Sequence[Path],
-        *,
+        self, roots: Sequence[Path], *,
         options_for: Callable[[Path], Options] | None = None,
         today: date | None = None,
         strict: bool | None = None,
@@ -428,7 +427,7 @@ class Workspace:
                 found.extend(entry.analysis.findings)
                 if entry.analysis.kind is not None:
                     found.extend(self._cross_for(key, entry.analysis))
-        return sort_unique(found)
+            return finalise_file(self, key, sort_unique(found), entry.analysis, complete=True)
 
     def cross_file_findings(self, path: Path) -> list[Finding]:
         """Only the findings that need other files (cached until an update invalidates them)."""

@@ -25,8 +25,8 @@ EXPECTED: dict[tuple[str, str, str, str], str] = {
      "the document misses the required keys 'name', 'datasets', 'evaluators', 'model_matrix'"):
         "canary-suite.schema.json `required` (python-jsonschema Draft7Validator and ajv "
         "agree: one of the three files Apastra's own schemas reject)",
-    ("promptops/prompts/my-prompt-package/package.yaml", "1:1", "EY800",
-     "the document: 'public_interface' is a dependency of 'version'"):
+    ("promptops/prompts/my-prompt-package/package.yaml", "5:1", "EY800",
+     "'version' needs 'public_interface' beside it in the document"):
         "prompt-package.schema.json `dependentRequired` (the second file its schemas reject)",
     ("promptops/prompts/my-prompt-package/package.yaml", "2:9", "EY803",
      "'digest' is the sha256 of nothing"):

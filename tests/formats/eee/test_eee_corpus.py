@@ -1,10 +1,14 @@
 """Every Eval Ever on the real files of `../shared/corpus`: the 18 EEE files are claimed (each as
-the kind it is), each is checked against the version it declares, and the only finding is the
-one below, with the rule that makes it true; nothing anywhere else in the corpus is claimed.
+the kind it is), each is checked against the version it declares, and the only findings are the
+ones below, with the rule that makes it true; nothing anywhere else in the corpus is claimed.
 
 - `v0.2.0@ddadd84a5/data/helm_mmlu/amazon/nova-pro-v1:0/…json`: EY726, a datastore folder
   holding ':' (HEAD's validator refuses it: the datastore must check out on Windows, where ':'
   cannot be in a file name; FORMATS.md §3 calls this path "invalid today").
+- `helm_classic/meta/Llama-2-70B/…json`: five EY727, HELM's -1.0 sentinel outside [0, 1]
+  (`every_eval_ever validate` 0.3.0 reports the same five, `check_score_metadata`).
+- `global-mmlu-lite/OpenAI/o4-mini/…json`: EY730, the id files under `openai/` (the same
+  warning from `check_model_identity_path`).
 
 The 14 seed-era aggregates declare 0.1.0 and validate against the 0.1.0 schema (upstream
 80f836c84); 98ea850e (0.2.0) against ddadd84a5's; the community object (0.2.2) against
@@ -56,6 +60,13 @@ EXPECTED_CLAIMS = {
 EXPECTED_FINDINGS = {
     (SEED + "helm_mmlu/amazon/nova-pro-v1:0/28265def-113d-4e90-9ba9-02dfe86f5ad2.json", 0,
      "EY726"): "a datastore folder may not hold ':' (Windows file names cannot)",
+    **{(SEED + "helm_classic/meta/Llama-2-70B/cb8802af-613e-42a1-b025-31532996eb10.json", line,
+        "EY727"): "HELM's -1.0 'no score' is outside [min_score 0, max_score 1]: "
+                  "validation_core.check_score_metadata, an error of every_eval_ever validate 0.3.0"
+       for line in (603, 671, 807, 965, 1088)},
+    (SEED + "global-mmlu-lite/OpenAI/o4-mini/16f3cc58-7107-4443-b872-c8515feb67ef.json", 16,
+     "EY730"): "model_info.id 'openai/o4-mini' files under openai/, the file is under OpenAI/: "
+               "validation_core.check_model_identity_path, a warning of every_eval_ever 0.3.0",
 }
 
 

@@ -11,13 +11,16 @@ from pathlib import Path
 
 import pytest
 
+from evalyaml.cli import main as cli_main
 from evalyaml.core.findings import Finding, Fix
 from evalyaml.core.incremental import CaseCache
 from evalyaml.core.options import Options
 from evalyaml.formats.eee import FORMAT, SAMPLES, cross
 from evalyaml.formats.eee import rows as rows_module
 from evalyaml.formats.eee.rows import check_samples
-from evalyaml.syntax.text import LineIndex
+from evalyaml.ide.navigation import references
+from evalyaml.ide.source import Text
+from evalyaml.syntax.text import LineIndex, Position
 from evalyaml.workspace.index import Workspace
 
 UUID = "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b"
@@ -276,3 +279,68 @@ def test_an_edit_re_analyses_only_the_lines_it_touched(tmp_path: Path,
         assert kept is not None
         assert kept.cases == check_samples("\n".join(edited) + "\n", strict=False,
                                            cache=None).cases
+
+
+def test_the_graph_names_eee_files_by_relative_path_with_one_edge_per_direction(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`evalyaml graph` shows an aggregate and its samples file by the path the user typed from
+    (as every other node), not by the absolute id the index keeps; three rows naming their
+    aggregate are one edge."""
+    datastore(tmp_path, ("\n".join(row(f"s{i}") for i in range(3)) + "\n").encode())
+    monkeypatch.chdir(tmp_path)
+    assert cli_main(["graph", "--format", "json", "."]) == 0
+    drawn = json.loads(capsys.readouterr().out)
+    assert str(tmp_path) not in json.dumps(drawn)
+    samples = f"Every Eval Ever samples file '{FOLDER}/{UUID}_samples.jsonl'"
+    whole = f"Every Eval Ever aggregate '{FOLDER}/{UUID}.json'"
+    assert sorted((e["from"], e["to"], e["origin"]) for e in drawn["edges"]) == [
+        (whole, samples, "file_path"), (samples, whole, "evaluation_id")]
+
+
+def test_a_byte_order_mark_is_one_finding_on_the_file_that_has_it(tmp_path: Path) -> None:
+    """every_eval_ever reads files as `utf-8` and `json.loads` refuses a BOM: the aggregate
+    fails whole, a samples file on its first line. The mark is in the bytes, not in the text
+    editors show, so the finding sits on the first character."""
+    body = (row("s1") + "\n").encode()
+    agg, samples = datastore(tmp_path, b"\xef\xbb\xbf" + body)
+    agg.write_bytes(b"\xef\xbb\xbf" + agg.read_bytes())
+    workspace = Workspace([tmp_path])
+    workspace.index_all()
+    for path, what in ((agg, "the whole file"), (samples, "its first line")):
+        finding = only(workspace.findings(path), "EY729")
+        assert (finding.span.start.line, finding.span.start.character,
+                finding.span.end.line, finding.span.end.character) == (0, 0, 0, 1)
+        assert f"refuses {what}" in finding.message
+
+
+def test_find_references_from_an_aggregate_lists_its_rows(tmp_path: Path) -> None:
+    """A samples row leads to the aggregate beside it (go to definition, in the fixtures);
+    from the aggregate's `evaluation_id`, find references lists every row."""
+    agg, samples = datastore(tmp_path, ("\n".join(row(f"s{i}") for i in range(3)) + "\n")
+                             .encode())
+    workspace = Workspace([tmp_path])
+    workspace.index_all()
+    text = agg.read_text()
+    line = next(i for i, t in enumerate(text.splitlines()) if '"evaluation_id"' in t)
+    column = text.splitlines()[line].index("arith/")
+    listed = references(workspace, Text(text, agg), workspace.analysis(agg),
+                        Position(line, column), include_declaration=False)
+    assert sorted((t.path, t.span.start.line) for t in listed) == [
+        (samples, 0), (samples, 1), (samples, 2)]
+
+
+def test_an_edit_in_place_keeps_the_rows_references() -> None:
+    """A row edit the short way absorbs (same ids, same columns) reuses the rows' references
+    to the aggregate: a 20,000-row file does not rebuild 20,000 of them per keystroke."""
+    lines = [row(f"s{i}") for i in range(2000)]
+    path = f"{FOLDER}/{UUID}_samples.jsonl"
+    cache, options = CaseCache(), Options()
+    first = FORMAT.analyze("\n".join(lines) + "\n", path, SAMPLES, options, cache=cache)
+    lines[5] = lines[5].replace('"q s5"', '"q s5?"')
+    second = FORMAT.analyze("\n".join(lines) + "\n", path, SAMPLES, options, cache=cache)
+    assert second.references is first.references and len(first.references) == 2000
+    lines[7] = row("s7", evaluation_id="other")
+    third = FORMAT.analyze("\n".join(lines) + "\n", path, SAMPLES, options, cache=cache)
+    assert third.references is not first.references
+    assert [r.raw for r in third.references].count("other") == 1

@@ -26,7 +26,7 @@ def _fixture_rows() -> list[str]:
     out = []
     for path in sorted(FIXTURES.glob("*.fixture")):
         for line in path.read_text(encoding="utf-8").splitlines():
-            if line.startswith("{") and '"sample_id"' in line:
+            if line.startswith("{") and '"sample_id"' in line and "$0" not in line:
                 out.append(line)
     return out
 
@@ -205,14 +205,20 @@ def test_a_streamed_samples_file_in_a_workspace(tmp_path: Path) -> None:
     workspace.index_all()
     codes = sorted(f.code for f in workspace.findings(path))
     assert "EY107" not in codes
-    assert codes == sorted(f.code for f in check_samples(body, strict=False, cache=None).findings)
+    # The rows' own findings, and EY728: no aggregate beside the file declares it.
+    assert codes == sorted([*(f.code for f in check_samples(body, strict=False, cache=None)
+                              .findings), "EY728"])
 
 
 def test_edits_in_place_equal_a_fresh_analysis() -> None:
     """The editor's short way (`EditState`: a few rows changed in place, the rest copied) and
     its whole walk, over random edits, always equal a fresh analysis: findings, cases, ids."""
     rng = random.Random(13)
-    lines = [*ROWS, "", *ROWS[:3], "  ", ROWS[0].replace('"single_turn"', '"single-turn"')]
+    # A row of an unknown version turns the short way off for the whole file (by design), so
+    # the walk starts from, and draws, rows of known versions: the short way stays reachable
+    # however many rows the fixtures add.
+    known = [r for r in ROWS if not check_samples(r + "\n", strict=False, cache=None).unknown]
+    lines = [*known, "", *known[:3], "  ", known[0].replace('"single_turn"', '"single-turn"')]
     cache: LineCache[rows.RowFacts] = LineCache()
     state = rows.EditState()
     for step in range(300):
@@ -223,12 +229,12 @@ def test_edits_in_place_equal_a_fresh_analysis() -> None:
             lines[index] = lines[index][:at] + rng.choice(["x", "", "1", '"', "😀"]) + \
                 lines[index][at + 1:]
         elif choice < 0.7:
-            lines[index] = rng.choice(ROWS)
+            lines[index] = rng.choice(known)
         elif choice < 0.8:
-            lines[index] = rng.choice(["", "\ufeff" + ROWS[0], ROWS[0].replace(
+            lines[index] = rng.choice(["", "\ufeff" + known[0], known[0].replace(
                 '"evaluation_id": "', '"evaluation_id": "z')])
         elif choice < 0.9:
-            lines.insert(index, rng.choice(["", ROWS[1]]))
+            lines.insert(index, rng.choice(["", known[1]]))
         elif len(lines) > 2:
             del lines[index]
         if step % 7 == 0:  # several edits between two analyses

@@ -29,10 +29,9 @@ from evalyaml.core.incremental import CaseCache, CaseMapper
 from evalyaml.core.kinds import Kind
 from evalyaml.core.model import FileAnalysis, FileRef
 from evalyaml.core.options import Options
-from evalyaml.core.suggest import rank
 from evalyaml.formats.agentv import detect, rules
 from evalyaml.formats.agentv.codes import CODES
-from evalyaml.formats.agentv.common import Context, pairs
+from evalyaml.formats.agentv.common import Context, pairs, rank_value
 from evalyaml.formats.agentv.config import check_config
 from evalyaml.formats.agentv.filerefs import file_refs_of
 from evalyaml.formats.agentv.ide import IDE
@@ -46,6 +45,7 @@ from evalyaml.formats.agentv.suite import (
     check_tests,
     check_workspace,
 )
+from evalyaml.formats.agentv.targetrefs import check_target
 from evalyaml.formats.agentv.targets import KNOWN_PROVIDERS, PROVIDER_ALIASES, check_targets
 from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refusal
 from evalyaml.syntax.jsonl import parse_jsonl, require_objects
@@ -96,7 +96,12 @@ class AgentvFormat(FormatBase):
                 root = parsed.documents[0] if parsed.documents else None
                 facts = SuiteFacts()
                 ctx = Context(parsed, sink)
-                if kind is CONFIG:
+                five_x = _five_x_file(root, kind)
+                if five_x is not None:
+                    key, what = five_x
+                    sink.add("EY633", f"an AgentV 5.x {what}: evalyaml checks the 4.x format "
+                             "(npm agentv 4.x) and leaves this file unchecked", ctx.span(key))
+                elif kind is CONFIG:
                     check_config(ctx, root, path)
                 elif kind is TARGETS:
                     check_targets(ctx, root, facts)
@@ -137,7 +142,7 @@ class AgentvFormat(FormatBase):
                 if key in clean:
                     continue
                 before = len(sink.findings)
-                _check_ref(ref, path, roots, files, sink)
+                _check_ref(ref, path, roots, files, sink, refs=refs)
                 if len(sink.findings) == before:
                     clean.add(key)
         return sink.findings
@@ -161,6 +166,23 @@ def _workspace_file(ctx: Context, root: Node | None, facts: SuiteFacts) -> None:
         ctx.add("EY600", "a workspace file must hold a YAML mapping (\"External workspace file "
                 "must contain a YAML object\"): agentv cannot set up the workspace",
                 ctx.span(_first_key(root)))
+
+
+def _five_x_file(root: Node | None, kind: Kind) -> tuple[Node, str] | None:
+    """A 5.x config (keys only 5.x's `config-validator.ts` allows: `providers`, `defaults`,
+    `tests`, ...) or a 5.x providers file (`providers:` and no `targets:`, kept under the 4.x
+    `$schema: agentv-targets-v2.2`): the key that shows it, and what the file is."""
+    if not isinstance(root, Mapping):
+        return None
+    keys = [k for k, _ in pairs(root)]
+    if kind is CONFIG:
+        found = next((k for k in keys if k.text in rules.FIVE_X_CONFIG_KEYS), None)
+        return (found, "config (providers/defaults/tests)") if found is not None else None
+    if kind is TARGETS and not any(k.text == "targets" for k in keys):
+        found = next((k for k in keys if k.text == "providers"), None)
+        return (found, "providers file (providers:, under the 4.x $schema id)") \
+            if found is not None else None
+    return None
 
 
 def _first_key(root: Node) -> Node:
@@ -194,6 +216,9 @@ def _record(result: FileAnalysis, facts: SuiteFacts, path: str | None, options: 
             file_refs: list[FileRef] | None = None) -> None:
     """`file_refs`: those of `facts.refs`, when the caller has them (`bytest`)."""
     result.facts[_REFS] = facts.refs
+    # For go to definition from a `depends_on` name to the test it names (`ide.definition`).
+    result.facts["agentv.test_ids"] = list(facts.test_ids)
+    result.facts["agentv.depends"] = [(d.on, d.span) for d in facts.depends]
     result.cases = facts.cases
     if path is None:
         return
@@ -214,9 +239,17 @@ def _search_roots(path: Path, files: NamedFiles) -> list[Path]:
 
 
 def _check_ref(ref: SuiteRef, path: Path, roots: list[Path], files: NamedFiles,
-               sink: FindingSink) -> None:
+               sink: FindingSink, *, refs: list[SuiteRef]) -> None:
     if ref.role == "type":
         _custom_type(ref, roots, files, sink)
+        return
+    if ref.role == "target":
+        local = {r.name for r in refs if r.role == "target-def"}
+        if ref.name not in local:
+            check_target(ref.name, ref.span, ref.quote, roots, files, sink=sink,
+                         root=roots[-1] if roots else None)
+        return
+    if ref.role == "target-def":
         return
     if ref.role == "tests-glob":
         return
@@ -298,7 +331,7 @@ def _custom_provider(ref: SuiteRef, roots: list[Path], files: NamedFiles,
             if target is not None and files.exists(target):
                 return
     known = (*KNOWN_PROVIDERS, *PROVIDER_ALIASES, *_custom_stems(roots, "providers"))
-    ranked = rank(ref.name, known)
+    ranked = rank_value(ref.name, known)
     hint = f"; did you mean '{ranked[0]}'?" if ranked else \
         f" (known: {', '.join(KNOWN_PROVIDERS)})"
     sink.add("EY642", f"Unknown provider '{ref.name}': no built-in provider and no custom "
@@ -330,7 +363,7 @@ def _custom_type(ref: SuiteRef, roots: list[Path], files: NamedFiles, sink: Find
             target = files.resolve(root, f".agentv/assertions/{ref.name}{ext}")
             if target is not None and files.exists(target):
                 return
-    ranked = rank(ref.name, (*rules.GRADER_KINDS, *_custom_stems(roots)))
+    ranked = rank_value(ref.name, (*rules.GRADER_KINDS, *_custom_stems(roots)))
     hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
     sink.add("EY613", f"Unknown assertion type '{ref.raw}': no grader kind and no custom "
              f"assertion .agentv/assertions/{ref.name}.ts (or .js) above the suite{hint}",

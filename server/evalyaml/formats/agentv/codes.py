@@ -102,4 +102,6 @@ CODES: tuple[Code, ...] = (
     Code("EY644", "agentv-config-warning", C,
          "`.agentv/config.yaml` has a field `agentv validate` warns about (unexpected, "
          "deprecated, misplaced or empty).", LOCAL),
+    Code("EY645", "agentv-unknown-target", C,
+         "A suite names a target its targets file does not define.", LOCAL),
 )

@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterable
 
 from evalyaml.core.findings import FindingSink, Fix, TextEdit
+from evalyaml.core.suggest import best_value, rank
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
@@ -88,3 +91,21 @@ def pairs(mapping: Mapping) -> list[tuple[Scalar, Node]]:
                 seen.add(key.text)
                 out.append((key, value))
     return out
+
+
+def rank_value(value: str, allowed: Iterable[str]) -> list[str]:
+    """Did-you-mean candidates for a value of a closed set (a type, a mode, a role, a variable):
+    close spellings best first, else the one `best_value` finds by leading words or
+    abbreviation (`weighted_avg`), else the only one sharing the first word
+    (`expected_answer` -> `expected_output`)."""
+    options = list(allowed)
+    ranked = rank(value, options)
+    if ranked:
+        return ranked
+    other = best_value(value, options)
+    if other:
+        return [other]
+    # The one allowed value with the same first word (`expected_answer` -> `expected_output`).
+    head = re.split(r"[_-]", value, maxsplit=1)[0]
+    same = [o for o in options if re.split(r"[_-]", o, maxsplit=1)[0] == head and o != value]
+    return same if len(same) == 1 and len(head) >= 4 else []

@@ -20,6 +20,8 @@ _SUITE_IDS = frozenset({"agentv-eval-v2"})
 _CONFIG_IDS = frozenset({"agentv-config-v2"})
 _TARGETS_IDS = frozenset({"agentv-targets-v2.2"})
 _TESTS_KEY = re.compile(r"^(?:tests|eval_cases|evalcases)[ \t]*:", re.MULTILINE)
+_FIVE_X_SUITE = re.compile(r"^prompts[ \t]*:", re.MULTILINE)
+_TESTS_OR_SCENARIOS = re.compile(r"^(?:tests|scenarios)[ \t]*:", re.MULTILINE)
 _SUITE_NAME = re.compile(r"(?:^|\.)eval\.ya?ml$", re.IGNORECASE)
 
 
@@ -41,6 +43,10 @@ def claim(text: str, path: str | None) -> Claim | None:
         return Claim(TARGETS, Tier.PATH, "AgentV reads its targets from .agentv/targets.yaml")
     if pure.parent.name == ".agentv" and name.lower() in ("config.yaml", "config.yml"):
         return Claim(CONFIG, Tier.PATH, "AgentV reads .agentv/config.yaml")
+    if name.lower() in ("suite.yaml", "suite.yml") and _FIVE_X_SUITE.search(text) and \
+            _TESTS_OR_SCENARIOS.search(text):
+        # 5.x's canonical suite name; only with a 5.x top-level `prompts:` (the EY633 note).
+        return Claim(SUITE, Tier.PATH, "AgentV 5.x runs evals/suite.yaml")
     if _SUITE_NAME.search(name):
         # A bare `eval.yaml` is also Hugging Face's inspect task card: only with `tests:`.
         if name.lower() in ("eval.yaml", "eval.yml") and name[0] == "e" and \

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from pathlib import PurePath
+from pathlib import Path, PurePath
 
 from evalyaml.core.model import FileRef
-from evalyaml.formats.agentv import rules
+from evalyaml.formats.agentv import rules, targetrefs
 from evalyaml.formats.agentv.kinds import CASES, PROMPT, WORKSPACE
 from evalyaml.formats.agentv.paths import prompt_candidates
 from evalyaml.formats.agentv.suite import SuiteRef
@@ -35,6 +35,12 @@ def file_refs_of(refs: Iterable[SuiteRef], path: str, root: str | None) -> list[
             adopt = PurePath(ref.name).suffix.lower() in rules.TEST_FILE_EXTENSIONS
             out.append(FileRef(ref.span, (os.path.normpath(folder / ref.name),),
                                CASES if adopt else None))
+        elif ref.role == "target":
+            # The name links to the targets file the CLI would read (its first candidate).
+            bases = candidates.get("\0.")
+            if bases is None:
+                bases = candidates["\0."] = prompt_candidates(folder, ".", root)
+            out.append(FileRef(ref.span, targetrefs.candidates([Path(b) for b in bases])))
         elif ref.role == "type":
             # A custom assertion links to its script; the script is never read or run.
             bases = candidates.get("\0.")

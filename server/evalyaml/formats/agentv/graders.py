@@ -12,8 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from evalyaml.core.suggest import rank
-from evalyaml.formats.agentv.common import Context, text_of
+from evalyaml.formats.agentv.common import Context, rank_value, text_of
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
@@ -141,7 +140,7 @@ def _composite(ctx: Context, kind: str, values: Values, type_node: Node) -> None
     if normal in AGGREGATOR_TYPES:
         return
     assert agg_type is not None
-    ranked = rank(raw, AGGREGATOR_TYPES)
+    ranked = rank_value(raw, AGGREGATOR_TYPES)
     hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
     what = "is deprecated" if normal in ("llm-judge", "code-judge") else "is not an aggregator"
     ctx.add("EY636", f"aggregator type '{raw}' {what}: the loader skips this composite grader "
@@ -159,7 +158,7 @@ def _trajectory(ctx: Context, kind: str, values: Values, type_node: Node) -> Non
         _skip(ctx, kind, "a tool-trajectory grader needs 'mode' (any_order, in_order, exact, "
               "subset or superset)", ctx.span(type_node))
         return
-    ranked = rank(mode, TRAJECTORY_MODES) if mode else []
+    ranked = rank_value(mode, TRAJECTORY_MODES) if mode else []
     hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
     ctx.add("EY636", f"invalid mode '{mode if mode is not None else pair[1]}' (must be "
             f"{', '.join(TRAJECTORY_MODES)}): the loader skips this tool-trajectory grader"

@@ -13,11 +13,13 @@ import os
 import re
 from pathlib import Path
 
-from evalyaml.formats.agentv import rules
+from evalyaml.formats.agentv import rules, targetrefs
+from evalyaml.formats.agentv.graders import AGGREGATOR_TYPES
 from evalyaml.formats.agentv.kinds import CASES, PROMPT, SUITE
 from evalyaml.formats.agentv.meta import grader_values, render
 from evalyaml.formats.agentv.paths import prompt_candidates
 from evalyaml.formats.base import Cursor, FormatIde, NamedFiles, Offer, Tip
+from evalyaml.syntax.text import Position, Span
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _TYPE = re.compile(r"^\s*(?:-\s+)?type\s*:\s*[\"']?(?P<word>[A-Za-z0-9_-]*)$")
@@ -55,7 +57,11 @@ def offers(cursor: Cursor) -> list[Offer] | None:
         return None
     match = _TYPE.match(before)
     if match:
-        return _types(cursor, match.start("word"), _word_end(line, cursor.character))
+        start, end = match.start("word"), _word_end(line, cursor.character)
+        if _parent_key(lines, cursor.line) == "aggregator":
+            return [Offer(name, name, start, end, "value", "composite aggregator")
+                    for name in AGGREGATOR_TYPES]
+        return _types(cursor, start, end)
     match = _ROLE.match(before)
     if match:
         start = match.start("word")
@@ -84,6 +90,53 @@ def _variables(line: str, before: str, column: int) -> list[Offer] | None:
     tail = "" if closes else (" }}" if spaced else "}}")
     return [Offer(name, name + tail, match.start("word"), end, "variable", "grader variable",
                   rules.VARIABLE_DOCS[name]) for name in rules.TEMPLATE_VARIABLES]
+
+
+def _parent_key(lines: list[str], line: int) -> str | None:
+    """The key of the mapping the cursor's line belongs to: the nearest line above that is
+    indented less (a `- ` item's dash counts as indentation)."""
+    text = lines[line]
+    key = _LINE_KEY.match(text)
+    column = len(text) - len(text.lstrip(" "))
+    if key is not None and key.group("dash"):
+        column += len(key.group("dash"))
+    for above in range(line - 1, -1, -1):
+        found = _LINE_KEY.match(lines[above])
+        if found is None:
+            continue
+        lead = len(found.group("indent")) + (len(found.group("dash") or "")
+                                             if found.group("dash") else 0)
+        if lead < column and not found.group("dash"):
+            return found.group("key")
+        if lead < column:
+            return None  # an item of a list: a grader, not an aggregator
+    return None
+
+
+def definition(cursor: Cursor, files: NamedFiles) -> tuple[str, Span] | None:
+    """A `depends_on` name: the `id` of the test it names in this suite. A target name: its
+    `name` in the targets file the CLI would read (`targetrefs.discover`)."""
+    facts = cursor.analysis.facts if cursor.analysis is not None else {}
+    here = Position(cursor.line, cursor.character)
+    depends = facts.get("agentv.depends")
+    for name, span in depends if isinstance(depends, list) else ():
+        if span.contains(here):
+            ids = facts.get("agentv.test_ids")
+            found = next((s for i, s in ids if i == name), None) \
+                if isinstance(ids, list) else None
+            return (cursor.path, found) if found is not None and cursor.path else None
+    refs = facts.get("agentv.refs")
+    for ref in refs if isinstance(refs, list) else ():
+        if ref.role != "target" or not ref.span.contains(here) or cursor.path is None:
+            continue
+        folders = [Path(p) for p in prompt_candidates(Path(cursor.path).parent, ".",
+                                                      cursor.root)]
+        found_file = targetrefs.discover(folders, files)
+        names = targetrefs.defined(found_file, files) if found_file is not None else None
+        if names and ref.name in names and found_file is not None:
+            return str(found_file), names[ref.name]
+        return None
+    return None
 
 
 def custom_types(path: str | None, root: str | None) -> list[str]:
@@ -216,4 +269,4 @@ def _candidates(cursor: Cursor, name: str) -> list[str]:
     return list(prompt_candidates(Path(cursor.path).parent, name, cursor.root))
 
 
-IDE = FormatIde(offers=offers, hover=hover)
+IDE = FormatIde(offers=offers, hover=hover, definition=definition)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from evalyaml.core.findings import FindingSink, Fix, TextEdit
-from evalyaml.core.suggest import rank
 from evalyaml.formats.agentv import rules
+from evalyaml.formats.agentv.common import rank_value
 from evalyaml.syntax.text import LineIndex, Span
 
 VARIABLE = re.compile(r"\{\{\s*([a-zA-Z0-9_]+)\s*\}\}")
@@ -31,7 +31,7 @@ def check_prompt(text: str, sink: FindingSink) -> None:
                      "works, but will be removed)", span,
                      fixes=(Fix(f"Replace with '{new}'", (TextEdit(span, new),), preferred=True),))
         elif name not in _VALID:
-            ranked = rank(name, rules.TEMPLATE_VARIABLES)
+            ranked = rank_value(name, rules.TEMPLATE_VARIABLES)
             hint = f"; did you mean '{ranked[0]}'?" if ranked else \
                 f" (valid: {', '.join(rules.TEMPLATE_VARIABLES)})"
             sink.add("EY624", f"unknown grader variable '{name}': AgentV leaves "

@@ -11,9 +11,8 @@ from __future__ import annotations
 from itertools import pairwise
 
 from evalyaml.core.findings import Fix, TextEdit
-from evalyaml.core.suggest import rank
 from evalyaml.formats.agentv import rules
-from evalyaml.formats.agentv.common import Context, pairs, text_of
+from evalyaml.formats.agentv.common import Context, pairs, rank_value, text_of
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 
@@ -77,7 +76,7 @@ def _operator(ctx: Context, values: dict[str, tuple[Scalar, Node]], rubric_id: s
     text = text_of(value)
     if text in rules.RUBRIC_OPERATORS:
         return
-    ranked = rank(text, rules.RUBRIC_OPERATORS) if text else []
+    ranked = rank_value(text, rules.RUBRIC_OPERATORS) if text else []
     hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
     ctx.add("EY626", f"Ignoring invalid operator for rubric '{rubric_id}': must be one of "
             f"{', '.join(rules.RUBRIC_OPERATORS)}{hint}", ctx.at(key, value),

@@ -57,6 +57,10 @@ VARIABLE_DOCS = {
     "tool_calls": "a summary of the tool calls the agent made",
 }
 # 5.x (the unpublished July 2026 rewrite): keys no 4.x suite has.
+# Top-level keys 5.x's `config-validator.ts` (58f316ca) allows and 4.x's does not: a config
+# holding one is a 5.x config.
+FIVE_X_CONFIG_KEYS = frozenset({"providers", "defaults", "tests", "graders", "targets",
+                                "repo_resolvers", "refs", "env_path", "env_from"})
 FIVE_X_KEYS = frozenset({"providers", "prompts", "default_test", "defaultTest", "scenarios",
                          "evaluate_options", "evaluateOptions", "derived_metrics", "redteam",
                          "output_path", "nunjucks_filters"})

@@ -22,8 +22,9 @@ from evalyaml.core.findings import Fix, TextEdit
 from evalyaml.core.model import CaseSummary
 from evalyaml.core.suggest import rank
 from evalyaml.formats.agentv import rules
-from evalyaml.formats.agentv.common import Context, is_null, pairs, quoted_like, text_of
+from evalyaml.formats.agentv.common import Context, is_null, pairs, quoted_like, rank_value, text_of
 from evalyaml.formats.agentv.depends import Dependency, check_dependencies
+from evalyaml.formats.agentv.execution import ignored_values_and_targets, suite_targets
 from evalyaml.formats.agentv.graders import check_grader_fields
 from evalyaml.formats.agentv.jsregex import js_regex_error
 from evalyaml.formats.agentv.meta import merge, plain, pretty, rubric_items, suite_payload
@@ -96,6 +97,8 @@ def check_suite(ctx: Context, root: Node | None, facts: SuiteFacts, *,
     if "workspace" in values:
         key, value = values["workspace"]
         check_workspace(ctx, key, value, facts)
+    for role, name, node in suite_targets(ctx, values):
+        facts.refs.append(SuiteRef(role, name, ctx.span(node), node.style, node.text))
     tests_key = next((n for n in ("tests", "eval_cases", "evalcases") if n in values), None)
     if tests_key is None:
         span = ctx.span(top[0][0]) if top else Span.point(0, 0)
@@ -300,7 +303,8 @@ def check_test(ctx: Context, test: Mapping, facts: SuiteFacts) -> None:
         if isinstance(value, Sequence):
             check_inline_rubrics(ctx, value)
     _conversation(ctx, values)
-    _ignored_values(ctx, values)
+    for role, name, node in ignored_values_and_targets(ctx, values):
+        facts.refs.append(SuiteRef(role, name, ctx.span(node), node.style, node.text))
     check_vars(ctx, values)
     if "depends_on" in values and test_id:
         _depends_on(ctx, test_id, values["depends_on"][1], facts)
@@ -404,7 +408,7 @@ def check_messages(ctx: Context, messages: Sequence, where: str,
         role_pair = values.get("role")
         role = text_of(role_pair[1]) if role_pair else None
         if role not in rules.ROLES and role != "tool":
-            ranked = rank(role, rules.ROLES) if role else []
+            ranked = rank_value(role, rules.ROLES) if role else []
             hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
             span = ctx.at(*role_pair) if role_pair else ctx.span(message)
             fixes = ((ctx.rename_fix(role_pair[1], ranked[0]),)
@@ -626,36 +630,6 @@ def _prompt_command(ctx: Context, value: Mapping, facts: SuiteFacts) -> None:
     if name and isinstance(last, Scalar) and _ENV not in name:
         facts.refs.append(SuiteRef("prompt-command", name, ctx.span(last), last.style,
                                    last.text))
-
-
-_CHOICES = {"aggregation": ("mean", "min", "max"), "on_turn_failure": ("continue", "stop"),
-            "on_dependency_failure": ("skip", "fail", "run")}
-
-
-def _ignored_values(ctx: Context, values: dict[str, tuple[Scalar, Node]]) -> None:
-    """Values `yaml-parser.ts` reads only when they are one of a few words: anything else is
-    dropped without a word and the default applies."""
-    for name, choices in _CHOICES.items():
-        if name not in values:
-            continue
-        key, value = values[name]
-        text = text_of(value)
-        if text in choices or (text is not None and _ENV in text):
-            continue
-        ranked = rank(text, choices) if text else []
-        hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
-        shown = text if text is not None else (value.text if isinstance(value, Scalar) else "")
-        ctx.add("EY638", f"'{name}: {shown}' is ignored without a word (must be one of "
-                f"{', '.join(choices)}): the default applies{hint}", ctx.at(key, value),
-                fixes=(ctx.rename_fix(value, ranked[0]),)
-                if ranked and isinstance(value, Scalar) else ())
-    if "window_size" in values:
-        key, value = values["window_size"]
-        number = value.value if isinstance(value, Scalar) else None
-        if not (isinstance(number, (int, float)) and not isinstance(number, bool)
-                and number >= 1) and not (isinstance(number, str) and _ENV in number):
-            ctx.add("EY638", "'window_size' is ignored without a word unless it is a number "
-                    ">= 1: the whole conversation is sent", ctx.at(key, value))
 
 
 def _depends_on(ctx: Context, test_id: str, value: Node, facts: SuiteFacts) -> None:

@@ -13,8 +13,7 @@ from __future__ import annotations
 import re
 
 from evalyaml.core.findings import Fix, TextEdit
-from evalyaml.core.suggest import rank
-from evalyaml.formats.agentv.common import Context, pairs
+from evalyaml.formats.agentv.common import Context, pairs, rank_value
 from evalyaml.formats.agentv.meta import plain
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import Mapping, Node, PyValue, Scalar, Sequence
@@ -78,11 +77,11 @@ def _scalar(ctx: Context, node: Scalar, table: dict[str, PyValue]) -> None:
             known = table[head]
             names = sorted(known) if isinstance(known, dict) else []
             what = f"'{head}' has no '{rest}'"
-            ranked = rank(rest, names) if rest and "." not in rest else []
+            ranked = rank_value(rest, names) if rest and "." not in rest else []
             replacement = [f"{head}.{r}" for r in ranked]
         else:
             what = f"the test's vars have no '{head}'"
-            ranked = rank(head, sorted(table))
+            ranked = rank_value(head, sorted(table))
             replacement = [r + (f".{rest}" if rest else "") for r in ranked]
         hint = f"; did you mean '{replacement[0]}'?" if replacement else \
             f" (vars: {', '.join(sorted(table))})"

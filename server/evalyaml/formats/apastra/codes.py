@@ -51,4 +51,7 @@ CODES: tuple[Code, ...] = (
     Code("EY813", "apastra-unsafe-prompt-id", B,
          "A prompt id Apastra's resolver refuses (backslash, absolute, `.`/`..` segments).",
          LOCAL),
+    Code("EY814", "apastra-byte-order-mark", C,
+         "A JSON or JSONL file starts with a byte-order mark Apastra's Python readers reject.",
+         LOCAL),
 )

@@ -26,6 +26,7 @@ def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
                 options: Options) -> Iterable[Finding]:
     sink = FindingSink(strict=options.strict)
     try:
+        _byte_order_mark(path, files, sink)
         if analysis.kind is DATASET:
             _manifest_digest(path, analysis, files, sink)
         elif analysis.kind is SUITE:
@@ -34,6 +35,28 @@ def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
     except (OSError, ValueError):
         return ()
     return sink.findings
+
+
+def _byte_order_mark(path: Path, files: NamedFiles, sink: FindingSink) -> None:
+    """A UTF-8 byte-order mark on a JSON or JSONL file: Apastra's Python readers open files as
+    plain `utf-8` and hand the text to `json.load`/`json.loads` (`runtime/digest.py`,
+    `validators/compute-digest.sh`, `hooks/agent_hook.py`, `resolver/workspace.py`), which
+    refuse it ("Unexpected UTF-8 BOM"). YAML is spared: PyYAML skips the mark. The engine
+    drops the mark before analysis, so it is looked for in the file's first bytes."""
+    suffix = path.suffix.lower()
+    if suffix not in (".json", ".jsonl"):
+        return
+    stream = files.open_binary(path)
+    if stream is None:
+        return
+    with stream:
+        head = stream.read(3)
+    if head != b"\xef\xbb\xbf":
+        return
+    tool = "json.loads of its first line" if suffix == ".jsonl" else "json.load"
+    sink.add("EY814", f"the file starts with a UTF-8 byte-order mark, which Apastra's readers "
+             f"reject ({tool} in runtime/digest.py and hooks/agent_hook.py: \"Unexpected "
+             "UTF-8 BOM\"): save it as UTF-8 without a BOM", Span.point(0, 0))
 
 
 def dataset_lines(manifest: Path, dataset_id: str | None, files: NamedFiles) -> Path | None:
@@ -161,10 +184,14 @@ def _inputs(analysis: FileAnalysis, files: NamedFiles, sink: FindingSink) -> Non
         for name, case_ids in sorted(unsupplied.items()):
             shown = ", ".join(f"'{c}'" for c in case_ids[:3])
             more = f" and {len(case_ids) - 3} more" if len(case_ids) > 3 else ""
+            spans = prompt[1].facts.get("placeholder_spans")
+            at = spans.get(name) if isinstance(spans, dict) else None
             sink.add("EY809", f"prompt '{prompt_id}' uses '{{{{{name}}}}}' but dataset "
                      f"'{ref.id}' gives no input '{name}' (case {shown}{more}): Apastra leaves "
                      "it in the prompt as written", ref.span,
-                     related=(Related(str(prompt[0]), Span.point(0, 0), "the prompt"),))
+                     related=(Related(str(prompt[0]), at if isinstance(at, Span)
+                                      else Span.point(0, 0),
+                                      f"'{{{{{name}}}}}' in the prompt"),))
         for key, case_ids in sorted(extra.items()):
             shown = ", ".join(f"'{c}'" for c in case_ids[:3])
             more = f" and {len(case_ids) - 3} more" if len(case_ids) > 3 else ""

@@ -10,6 +10,7 @@ errors on one object become one message.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -17,7 +18,7 @@ from jsonschema import ValidationError
 from jsonschema.protocols import Validator
 
 from evalyaml.core.findings import FindingSink, Fix, TextEdit
-from evalyaml.core.suggest import best
+from evalyaml.core.suggest import best, best_value
 from evalyaml.core.validate import Located, locate, path_text, type_name
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import Node, PyValue, Scalar
@@ -112,7 +113,7 @@ class Reporter:
             self._closed(error, root, path)
             return
         if keyword in {"dependentRequired", "dependencies"}:
-            self.sink.add("EY800", f"{what}: {error.message} ({self.title})", self._owner(located))
+            self._dependency(error, root, path, located)
             return
         span = self.span(node)
         self.located.add(node.start)
@@ -121,7 +122,8 @@ class Reporter:
                        f"not {type_name(error.instance)}")
         elif keyword == "enum":
             allowed = [str(v) for v in error.validator_value]
-            choice = best(str(error.instance), allowed) if isinstance(error.instance, str) else None
+            choice = best_value(str(error.instance), allowed) if isinstance(error.instance, str) \
+                else None
             hint = f"; did you mean '{choice}'?" if choice else ""
             message = (f"{what} must be one of {', '.join(allowed)}{hint}")
             if choice and isinstance(node, Scalar):
@@ -131,7 +133,7 @@ class Reporter:
                 return
         elif keyword == "pattern":
             choices = _alternatives(str(error.validator_value))
-            choice = (best(str(error.instance), choices)
+            choice = (best_value(str(error.instance), choices)
                       if choices and isinstance(error.instance, str) else None)
             if choice and isinstance(node, Scalar):
                 self.sink.add("EY800", f"{what} '{error.instance}' is not one of the types "
@@ -151,6 +153,23 @@ class Reporter:
         else:
             message = f"{what}: {error.message}"
         self.sink.add("EY800", f"{message} ({self.title})", span)
+
+    def _dependency(self, error: ValidationError, root: Node, path: tuple[str | int, ...],
+                    located: Located) -> None:
+        """`dependentRequired`: on the key whose presence asks for the missing one (a package's
+        `version` without `public_interface`), which is the text to change or complete."""
+        match = re.match(r"'(.+)' is a dependency of '(.+)'$", str(error.message))
+        if match is None:
+            self.sink.add("EY800", f"{self._where(path)}: {error.message} ({self.title})",
+                          self._owner(located))
+            return
+        needed, trigger = match.group(1), match.group(2)
+        trigger_located = locate(root, (*path, trigger))
+        where = (self.span(trigger_located.key) if trigger_located.key is not None
+                 else self._owner(located))
+        self.sink.add("EY800", f"'{trigger}' needs '{needed}' beside it in "
+                      f"{self._where(path)}: the schema requires '{needed}' whenever "
+                      f"'{trigger}' is present ({self.title})", where)
 
     def _closed(self, error: ValidationError, root: Node, path: tuple[str | int, ...]) -> None:
         located = locate(root, path)

@@ -13,7 +13,7 @@ from pathlib import PurePath
 
 from evalyaml.core.findings import Fix, Related, TextEdit
 from evalyaml.core.kinds import FormatKind
-from evalyaml.core.model import Definition, FileAnalysis, Reference
+from evalyaml.core.model import Definition, FileAnalysis, FileRef, Reference
 from evalyaml.formats.apastra import digests, pins, templates
 from evalyaml.formats.apastra.context import Context, string_at
 from evalyaml.formats.apastra.kinds import (
@@ -186,6 +186,8 @@ def _consumption(ctx: Context, root: Mapping, result: FileAnalysis) -> None:
                 # Only the workspace can resolve it (a pin or an override resolves elsewhere).
                 result.references.append(_ref(ctx, PROMPT, name, node, origin="prompts",
                                               owner=local.text))
+            elif entry.get("override") is None:
+                _pinned_prompt_files(ctx, name, node, result)
         if pin:
             text, node = pin
             found_problem = pins.problem(text)
@@ -196,6 +198,30 @@ def _consumption(ctx: Context, root: Mapping, result: FileAnalysis) -> None:
                 span = (ctx.sub(node.start + offset + start, node.start + offset + end)
                         if raw[offset:offset + len(text)] == text else ctx.span(node))
                 ctx.sink.add("EY812", f"malformed pin '{text}': {message}", span)
+
+
+# `resolver/workspace.py` `WorkspaceResolver.resolve`: the paths it tries, in order, from the
+# folder holding `promptops/` (its working directory).
+_WORKSPACE_PROMPT_PATHS = ("promptops/prompts/{}.yaml", "promptops/prompts/{}.json",
+                           "promptops/prompts/{}/prompt.yaml", "promptops/prompts/{}/prompt.json",
+                           "promptops/evals/{}.yaml", "promptops/evals/{}.json")
+
+
+def _pinned_prompt_files(ctx: Context, name: str, node: Scalar, result: FileAnalysis) -> None:
+    """A pinned entry still resolves to the workspace's file first (`resolver/chain.py`:
+    override > workspace > pin), so its id links to the file the resolver would open. A link,
+    not a reference: when the workspace has no such file the pin resolves it, which is no
+    mistake."""
+    if result.path is None:
+        return
+    folder = PurePath(result.path).parent
+    while folder.name != "promptops" and folder != folder.parent:
+        folder = folder.parent
+    if folder.name != "promptops":
+        return
+    base = folder.parent
+    result.file_refs.append(FileRef(ctx.span(node), tuple(
+        str(base / pattern.format(name)) for pattern in _WORKSPACE_PROMPT_PATHS)))
 
 
 def check_digests(ctx: Context, root: Node | None, kind: FormatKind, flagged: set[int],
@@ -297,9 +323,15 @@ def check_templates(ctx: Context, root: Node | None, kind: FormatKind,
     if not isinstance(root, Mapping):
         return
     found: list[tuple[templates.Placeholder, Scalar]] = []
+    first_at: dict[str, Span] = {}  # each placeholder's first place, for other files' findings
     for node in _template_strings(root, kind):
         for index, placeholder in enumerate(templates.placeholders(node.text)):
             found.append((placeholder, node))
+            if not placeholder.spaced and placeholder.name not in first_at:
+                literal = node.text[placeholder.start:placeholder.end]
+                first_at[placeholder.name] = ctx.inner(
+                    node, placeholder.start, placeholder.end, literal,
+                    node.text[:placeholder.start].count(literal))
             if placeholder.spaced:
                 literal = node.text[placeholder.start:placeholder.end]
                 nth = node.text[:placeholder.start].count(literal)
@@ -318,6 +350,7 @@ def check_templates(ctx: Context, root: Node | None, kind: FormatKind,
             if isinstance(variables, Mapping) else []
         result.facts["variables"] = sorted(set(declared) | set(names))
         result.facts["placeholders"] = names
+        result.facts["placeholder_spans"] = first_at
     if kind is QUICK_EVAL:
         _quick_eval_inputs(ctx, root, found, blanked)
 

@@ -21,7 +21,7 @@ from evalyaml.core.codes import Code
 from evalyaml.core.findings import Finding, FindingSink
 from evalyaml.core.incremental import CaseCache, CaseMapper
 from evalyaml.core.kinds import Kind
-from evalyaml.core.model import Definition, FileAnalysis
+from evalyaml.core.model import Definition, FileAnalysis, Reference
 from evalyaml.core.options import Options
 from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refusal
 from evalyaml.formats.eee import cross, detect, paths
@@ -89,8 +89,15 @@ def _aggregate(text: str, path: str | None, options: Options) -> FileAnalysis:
     if root is not None:
         checked = check_aggregate(root, parsed.lines, sink, path)
         result.facts = checked.facts
+        if not parsed.ok:  # recovered around a syntax error: an absent key may be in the hole
+            result.facts["recovered"] = True
         result.references = checked.references
         result.cases = checked.cases
+        if path is not None:  # named by its path: its samples rows lead here
+            named = checked.facts.get("evaluation_id")
+            at_id = named[1] if isinstance(named, tuple) else \
+                parsed.lines.span(root.start, root.start + 1)
+            result.definitions = [Definition(AGGREGATE, _own(path), None, at_id, None)]
         _path_rules(path, samples=False, at=parsed.lines.span(root.start, root.start + 1),
                     sink=sink, version=checked.facts.get("version"))
     result.findings = sink.findings
@@ -102,12 +109,26 @@ def _samples(text: str, path: str | None, options: Options,
     line_cache: LineCache[RowFacts] | None = \
         cache.format_state("eee-rows", LineCache) if cache is not None else None
     state = cache.format_state("eee-samples", EditState) if cache is not None else None
+    refs = cache.format_state("eee-row-refs", RowReferences) if cache is not None else None
     return _samples_analysis(check_samples(text, strict=options.strict, cache=line_cache,
-                                           state=state), path, options)
+                                           state=state), path, options, refs)
 
 
-def _samples_analysis(checked: SamplesResult, path: str | None, options: Options
-                      ) -> FileAnalysis:
+class RowReferences:
+    """The last rows-to-aggregate references of an edited document. An edit the editor's short
+    way absorbs (`rows.EditState`) keeps the id table object and every id's place, so its
+    100,000 references are the same list, not rebuilt per keystroke."""
+
+    __slots__ = ("path", "references", "table")
+
+    def __init__(self) -> None:
+        self.table: object = None
+        self.path: str | None = None
+        self.references: list[Reference] = []
+
+
+def _samples_analysis(checked: SamplesResult, path: str | None, options: Options,
+                      refs: RowReferences | None = None) -> FileAnalysis:
     sink = FindingSink(strict=options.strict)
     sink.findings.extend(checked.findings)
     result = FileAnalysis(path, SAMPLES)
@@ -121,11 +142,38 @@ def _samples_analysis(checked: SamplesResult, path: str | None, options: Options
     result.findings = sink.findings
     result.cases = checked.cases
     result.facts = {"evaluation_ids": checked.evaluation_ids, "model_ids": checked.model_ids,
-                    "rows": checked.rows}
+                    "rows": checked.rows, "first": at}
     if path is not None:  # named by its path (see `aggregate.samples_id`)
-        own = posixpath.normpath(PurePath(path).as_posix())
-        result.definitions = [Definition(SAMPLES, own, None, at, None)]
+        result.definitions = [Definition(SAMPLES, _own(path), None, at, None)]
+        if refs is not None and refs.table is checked.evaluation_ids and refs.path == path:
+            result.references = refs.references
+        else:
+            result.references = _rows_to_aggregate(path, checked)
+            if refs is not None:
+                refs.table, refs.path, refs.references = (checked.evaluation_ids, path,
+                                                          result.references)
     return result
+
+
+def _own(path: str) -> str:
+    return posixpath.normpath(PurePath(path).as_posix())
+
+
+def _rows_to_aggregate(path: str, checked: SamplesResult) -> list[Reference]:
+    """Each row's `evaluation_id` leads to the aggregate beside the file (the one upstream's
+    validator and our cross check hold the rows to), named by its path."""
+    name = PurePath(path).name
+    if not name.endswith("_samples.jsonl"):
+        return []
+    aggregate = _own(str(PurePath(path).with_name(name[: -len("_samples.jsonl")] + ".json")))
+    references: list[Reference] = []
+    for value, places in checked.evaluation_ids.items():
+        for index in range(0, len(places), 3):
+            line, start, end = places[index], places[index + 1], places[index + 2]
+            references.append(Reference(AGGREGATE, value, Span(Position(line, start),
+                                                               Position(line, end)),
+                                        "evaluation_id", "row", aggregate, None))
+    return references
 
 
 def _path_rules(path: str | None, *, samples: bool, at: Span, sink: FindingSink,

@@ -16,7 +16,7 @@ from pathlib import PurePath
 from evalyaml.core.findings import FindingSink
 from evalyaml.core.model import CaseSummary, Reference
 from evalyaml.core.suggest import best
-from evalyaml.formats.eee import versions
+from evalyaml.formats.eee import semantic, versions
 from evalyaml.formats.eee.kinds import AGGREGATE, SAMPLES
 from evalyaml.formats.eee.schemacheck import SchemaCheck, json_type
 from evalyaml.syntax.text import LineIndex, Span
@@ -75,6 +75,9 @@ def check_aggregate(root: Node, lines: LineIndex, sink: FindingSink, path: str |
     else:
         SchemaCheck(schema or versions.newest(AGGREGATE), sink, place,
                     what="the aggregate").check(root)
+        semantic.overflowing_numbers(root, place, sink)
+        semantic.score_ranges(root, place, sink)
+        semantic.model_path(path, root, place, sink)
     result.facts["version"] = version
     _facts(root, place, result, path)
     return result
@@ -95,7 +98,9 @@ def _facts(root: Mapping, place: Callable[[Node], Span], result: AggregateResult
     model = model_info.get("id") if isinstance(model_info, Mapping) else None
     if isinstance(model, Scalar) and model.style:
         facts["model_id"] = (model.text, place(model))
+    facts["head"] = place(root).start
     detailed = root.get("detailed_evaluation_results")
+    facts["has_detailed"] = detailed is not None
     if not isinstance(detailed, Mapping):
         return
     file_path = detailed.get("file_path")

@@ -43,4 +43,13 @@ CODES: tuple[Code, ...] = (
     Code("EY725", "eee-sample-hash", C, "`sample_hash` matches no known recipe.", WHOLE),
     Code("EY726", "eee-path-convention", C, "A datastore path breaks the naming convention.",
          LOCAL),
+    Code("EY727", "eee-score-range", B,
+         "A metric's `min_score` is above its `max_score`, or a score is outside them.", WHOLE),
+    Code("EY728", "eee-companion", B,
+         "An aggregate and its samples file do not name each other as upstream requires.",
+         WHOLE),
+    Code("EY729", "eee-byte-order-mark", B,
+         "The file starts with a byte-order mark, which upstream's JSON reader refuses.", WHOLE),
+    Code("EY730", "eee-model-path", C,
+         "`model_info.id` files under other datastore folders than the file's.", WHOLE),
 )

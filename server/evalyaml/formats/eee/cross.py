@@ -22,18 +22,20 @@ from evalyaml.core.findings import Finding, FindingSink, Fix, Related, TextEdit
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
 from evalyaml.formats.base import NamedFiles
+from evalyaml.formats.eee import paths, semantic, versions
 from evalyaml.formats.eee.aggregate import datastore_root
 from evalyaml.formats.eee.kinds import AGGREGATE, SAMPLES
 from evalyaml.syntax.text import Position, Span
 
-MISSING_FILE, CHECKSUM, TOTAL_ROWS, EVALUATION_ID, MODEL_ID = (
-    "EY720", "EY721", "EY722", "EY723", "EY724")
+MISSING_FILE, CHECKSUM, TOTAL_ROWS, EVALUATION_ID, MODEL_ID, COMPANION = (
+    "EY720", "EY721", "EY722", "EY723", "EY724", "EY728")
 _CHUNK = 1 << 20
 
 
 def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
                 options: Options) -> Iterable[Finding]:
     sink = FindingSink(strict=options.strict)
+    _bom(path, analysis, files, sink)
     if analysis.kind is AGGREGATE:
         _aggregate(path, analysis, files, sink)
     elif analysis.kind is SAMPLES:
@@ -41,8 +43,53 @@ def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
     return sink.findings
 
 
+def _bom(path: Path, analysis: FileAnalysis, files: NamedFiles, sink: FindingSink) -> None:
+    stream = files.open_binary(path)
+    if stream is None:
+        return
+    with stream:
+        head = stream.read(3)
+    semantic.bom(head, sink, samples=analysis.kind is SAMPLES)
+
+
+def _companion(path: Path, analysis: FileAnalysis, files: NamedFiles, sink: FindingSink
+               ) -> bool:
+    """`check_companion_exists` for a datastore aggregate: a samples file beside it must be
+    declared, and `file_path` must name exactly that file (same folder, same UUID). False when
+    the aggregate names another file, which is then neither read nor hashed."""
+    parts = paths.datastore_parts(str(path))
+    if parts is None or not paths.AGGREGATE_NAME.match(path.name):
+        return True  # outside the datastore, or a name EY726 reports
+    facts = analysis.facts
+    if versions.schema_for(AGGREGATE, facts.get("version")) is None:  # type: ignore[arg-type]
+        return True  # an unknown version is its EY700 and nothing else
+    sibling = path.with_name(path.stem + "_samples.jsonl")
+    expected = "/".join(("data", *parts[:3], sibling.name))
+    head = facts.get("head")
+    if not facts.get("has_detailed"):
+        if isinstance(head, Position) and not facts.get("recovered") and files.exists(sibling):
+            sink.add(COMPANION, f"{sibling.name} sits beside this aggregate but "
+                     "detailed_evaluation_results does not declare it; every_eval_ever "
+                     "validate requires the declaration whenever the samples file exists",
+                     Span(head, Position(head.line, head.character + 1)))
+        return True
+    named = facts.get("file_path")
+    # A file_path off the schema's pattern is EY707's; one on it must be this very file.
+    if isinstance(named, tuple) and paths.FILE_PATH.match(named[0].strip()) and \
+            named[0].strip() != expected:
+        where: Span = named[1]
+        sink.add(COMPANION, f"file_path must be exactly '{expected}': an aggregate and its "
+                 "samples file share one folder and one UUID (every_eval_ever validate)", where,
+                 fixes=(Fix("Name this aggregate's own samples file",
+                            (TextEdit(where, _json(expected)),), preferred=True),))
+        return False
+    return True
+
+
 def _aggregate(path: Path, analysis: FileAnalysis, files: NamedFiles, sink: FindingSink) -> None:
     facts = analysis.facts
+    if not _companion(path, analysis, files, sink):
+        return
     named = facts.get("file_path")
     if not isinstance(named, tuple):
         return
@@ -107,6 +154,13 @@ def _samples(path: Path, analysis: FileAnalysis, files: NamedFiles, sink: Findin
     if not name.endswith("_samples.jsonl"):
         return
     aggregate_path = path.with_name(name[: -len("_samples.jsonl")] + ".json")
+    if not files.exists(aggregate_path):
+        first = analysis.facts.get("first")
+        if isinstance(first, Span) and paths.datastore_parts(str(path)) is not None and \
+                paths.SAMPLES_NAME.match(name):  # a name off the convention is EY726's
+            sink.add(COMPANION, f"no aggregate {aggregate_path.name} beside this samples file; "
+                     "every_eval_ever validate requires one that declares it", first)
+        return
     aggregate = files.analysis(aggregate_path)
     if aggregate is None or aggregate.kind is not AGGREGATE:
         return

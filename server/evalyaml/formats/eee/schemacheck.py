@@ -32,7 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 from evalyaml.core.findings import FindingSink, Fix, TextEdit
-from evalyaml.core.suggest import best
+from evalyaml.core.suggest import best, best_value
 from evalyaml.syntax.json import BOOL, FLOAT, INT, NULL, STR
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
@@ -221,8 +221,8 @@ class SchemaCheck:
                     cond: Condition | None) -> None:
         choices = [str(v) for v in allowed]
         value = node.text if isinstance(node, Scalar) else None
-        suggestion = best(value, choices) if value is not None and json_type(node) == "string" \
-            else None
+        suggestion = best_value(value, choices) \
+            if value is not None and json_type(node) == "string" else None
         fixes: tuple[Fix, ...] = ()
         if suggestion is not None:
             fixes = (Fix(f"Change to '{suggestion}'",

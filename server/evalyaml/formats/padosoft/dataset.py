@@ -327,7 +327,12 @@ def _check_expected_shape(ctx: Context, value: Node, sample_id: str) -> None:
         if not any(is_numeric(g) for g in gains):
             return
         for gain_key, gain in value.pairs:
-            if not is_numeric(gain):
+            if isinstance(gain_key, Scalar) and gain_key.text == "":
+                ctx.add("EY518", "retrieval metrics fail on this sample: a graded expected_output "
+                        "maps each id to a gain, and an empty key is no id "
+                        f"(metric: \"Sample '{sample_id}' retrieval expected_output gain map must "
+                        "be id => numeric gain.\")", ctx.span(gain_key))
+            elif not is_numeric(gain):
                 ctx.add("EY518", "retrieval metrics fail on this sample: a graded expected_output "
                         "maps each id to a numeric gain, and "
                         f"{describe(gain)} is not a number "

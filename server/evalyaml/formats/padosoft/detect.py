@@ -8,8 +8,12 @@ by the conventions its docs and files follow, strongest first:
   value in YAML is claimed too (as the kind it names, a dataset when unclear) so the analysis
   can say the version is unsupported; JSON run artefacts (`eval-set-manifest`, reports) are not.
 - PATH: a `.yml`/`.yaml` file directly in an `eval/golden/` folder below the workspace root,
-  where the docs keep datasets ("stored in eval/golden/*.yml next to your code"), unless the
-  text says it is somebody else's (a modeline, a root `$schema`, a root `questions` list).
+  where the docs keep datasets ("stored in eval/golden/*.yml next to your code"), when it has
+  a root key the loader reads (`name`, `samples`, `schema_version`, `repetitions`, or one a
+  typo away), sample items (`id` with `input` or `expected_output`), or nothing yet, and the
+  text does not say it is somebody else's (a modeline, a root `$schema`, a root `questions`
+  list). A file there with none of those keys is not claimed: the folder
+  alone is no evidence.
 - SHAPE (narrow): root `name:` and `samples:` lines with an item holding `id:`, `input:` and
   `expected_output:`; or, for calibration files (their `schema_version` is optional and the
   command takes any path), a root `cases:` line with a `human_verdict:` key, a name no other
@@ -77,7 +81,7 @@ def claim(text: str, path: str | None, root: str | None) -> Claim | None:
         return Claim(DATASET, Tier.DIRECTIVE, "its schema_version names an eval-harness "
                      "dataset" if value.startswith("eval-harness.dataset.") else
                      "its schema_version names eval-harness")
-    if _in_golden(path, root) and not _FOREIGN.search(head):
+    if _in_golden(path, root) and not _FOREIGN.search(head) and _has_dataset_key(head):
         return Claim(DATASET, Tier.PATH, "it is in an eval/golden/ folder")
     if _FOREIGN.search(head):
         return None  # a modeline, a root `$schema` or a contract dataset: somebody else's
@@ -92,6 +96,28 @@ def claim(text: str, path: str | None, root: str | None) -> Claim | None:
         return Claim(CALIBRATION, Tier.SHAPE, "it has a root 'cases' list with human_verdict "
                      "labels")
     return None
+
+
+_ANY_ROOT_KEY = re.compile(r"^(?P<key>[A-Za-z_][A-Za-z0-9_-]*)[ \t]*:", re.MULTILINE)
+_DATASET_KEYS = ("name", "samples", "schema_version", "repetitions")
+
+
+def _has_dataset_key(head: str) -> bool:
+    """The folder is evidence only beside content: a root key the loader reads, or one a typo
+    away from it (`sampels:`). A CI snippet or another tool's file kept in eval/golden/ has
+    none, and is left alone; a file with nothing in it yet (comments, document markers) is a
+    dataset being started."""
+    if all(not line.strip() or line.lstrip().startswith("#") or line.strip() in ("---", "...")
+           for line in head.splitlines()):
+        return True
+    if _ITEM_ID.search(head) and (_INPUT.search(head) or _EXPECTED.search(head)):
+        return True  # samples without the wrapper: the loader's own error is the finding
+    for match in _ANY_ROOT_KEY.finditer(head):
+        key = match.group("key").lower()
+        if key in _DATASET_KEYS or any(len(key) >= 4 and edit_distance(key, known, 2) <= 2
+                                       for known in _DATASET_KEYS if len(known) >= 5):
+            return True
+    return False
 
 
 def _json_depth(head: str, at: int) -> int:

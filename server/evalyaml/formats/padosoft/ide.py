@@ -1,4 +1,5 @@
-"""Editor help the schemas cannot give: the metadata knobs, offered with a snippet each.
+"""Editor help the schemas cannot give: the metadata knobs, offered with a snippet each, and the
+dataset names an eval set can list.
 
 `samples[].metadata` is an open mapping in the dataset schema (authors keep their own keys
 there), so completion would otherwise offer nothing; these are the keys eval-harness's metrics
@@ -8,7 +9,7 @@ read, documented from the metric code.
 from __future__ import annotations
 
 from evalyaml.formats.base import FormatIde, KeyDoc
-from evalyaml.formats.padosoft.kinds import DATASET
+from evalyaml.formats.padosoft.kinds import DATASET, EVAL_SET
 
 METADATA_KEYS = (
     KeyDoc("tags", "Cohorts for the report: a string or a list of strings. Reports break every "
@@ -53,4 +54,8 @@ TRAJECTORY_KEYS = (
 IDE = FormatIde(extra_keys={
     (DATASET.value, ("samples", "*", "metadata")): METADATA_KEYS,
     (DATASET.value, ("samples", "*", "metadata", "trajectory")): TRAJECTORY_KEYS,
+}, references={
+    # An eval set's `datasets` names registered datasets by their `name`: offer the names the
+    # workspace defines, inside the JSON strings.
+    (EVAL_SET.value, ("datasets", "*")): DATASET,
 })

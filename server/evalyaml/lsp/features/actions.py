@@ -16,7 +16,8 @@ from evalyaml.syntax.text import LineIndex, Span
 
 def code_actions(findings: list[Finding], diagnostics: Sequence[types.Diagnostic], wanted: Span,
                  *, uri: str, version: int | None, lines: LineIndex, mapper: PositionMapper,
-                 document_changes: bool, only: list[str] | None) -> list[types.CodeAction]:
+                 document_changes: bool, only: list[str] | None,
+                 path: str | None = None) -> list[types.CodeAction]:
     quickfix = convert.ACTION_KINDS[ide.ActionKind.QUICK_FIX].value
     if only and not any(quickfix.startswith(o) or o.startswith(quickfix) for o in only):
         return []
@@ -24,4 +25,4 @@ def code_actions(findings: list[Finding], diagnostics: Sequence[types.Diagnostic
                                [diagnostics[i] for i in action.findings if i < len(diagnostics)],
                                document_changes=document_changes,
                                kind=convert.ACTION_KINDS[action.kind])
-            for action in ide.code_actions(findings, wanted, lines)]
+            for action in ide.code_actions(findings, wanted, lines, path)]

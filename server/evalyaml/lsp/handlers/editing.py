@@ -87,7 +87,8 @@ async def code_action(ls: EvalServer, params: types.CodeActionParams) -> list[ty
         report.findings, report.diagnostics, wanted, uri=doc.uri, version=doc.version,
         lines=doc.lines, mapper=mapper,
         document_changes=ls.supports("workspace.workspace_edit.document_changes"),
-        only=[str(o) for o in params.context.only] if params.context.only else None)
+        only=[str(o) for o in params.context.only] if params.context.only else None,
+        path=str(doc.path) if doc.path is not None else None)
 
 
 # ---------------------------------------------------------------------- rename

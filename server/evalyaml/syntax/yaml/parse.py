@@ -15,7 +15,6 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.tokens import (
@@ -30,6 +29,7 @@ from evalyaml.syntax.parsed import MAX_DEPTH, ParsedText
 from evalyaml.syntax.recover import Hole, Mask, blank, hole_at, max_holes
 from evalyaml.syntax.text import LineIndex
 from evalyaml.syntax.tree import MERGE_TAG, Mapping, Node, Scalar, Sequence
+from evalyaml.syntax.yaml import pureyaml
 from evalyaml.syntax.yaml.fastparse import fast_parse
 from evalyaml.syntax.yaml.resolver import FastResolver
 
@@ -49,6 +49,7 @@ _DEEP_BLOCK_AFTER_LF = re.compile(r"\n" + _INDENT_STEP + f"{{{MAX_DEPTH}}}")
 # The parser also starts lines after CR, and after NEL, LS and PS when they are not masked.
 _OTHER_BREAKS = "\r\x85\u2028\u2029"
 _DEEP_BLOCK_AFTER_OTHER = re.compile(f"[{_OTHER_BREAKS}]" + _INDENT_STEP + f"{{{MAX_DEPTH}}}")
+_ANCHOR_NAME = re.compile(r"&([^\s,\[\]{}]*)")
 _UNSAFE_TAG = re.compile(
     r"^tag:yaml\.org,2002:python/|^!!?python/|^tag:yaml\.org,2002:(?:set|omap|pairs)$"
 )
@@ -93,7 +94,7 @@ def _flow_overflow(text: str, *, pure: bool) -> int | None:
     A syntax error before that is left to the parse, which stops at the same token."""
     tokens: Iterator[Any] = (iter(_CParser(text).get_token, None)
                              if not pure and _CParser is not None
-                             else YAML(typ="safe", pure=True).scan(text))
+                             else pureyaml.tokens(text))
     depth = 0
     try:
         for token in tokens:
@@ -210,8 +211,8 @@ def _parse_once(text: str, sink: FindingSink, *, pure: bool) -> ParsedText:
 
 
 def _compose_all(body: str, *, pure: bool) -> list[Any]:
-    if pure:
-        return list(YAML(typ="safe", pure=True).compose_all(body))
+    if pure:  # ruamel's pure parser, reading as libyaml does (see pureyaml.py)
+        return pureyaml.compose_all(body)
     loader = _CLoader(body)
     docs: list[Any] = []
     while loader.check_node():
@@ -405,7 +406,9 @@ def _report_syntax(
             return offset, False
     context = (err.context or "").strip()
     if "duplicate anchor" in context:
-        anchor = context.split("duplicate anchor", 1)[1].split(";", 1)[0].strip(" '\"")
+        # libyaml's message names no anchor: read it where the second one is written.
+        written = _ANCHOR_NAME.match(text, offset)
+        anchor = written.group(1) if written else ""
         problem = f"anchor '&{anchor}' is defined twice; give the second one another name"
     message = next((nice for key, nice in _FRIENDLY if key in problem), problem)
     context_mark = err.context_mark

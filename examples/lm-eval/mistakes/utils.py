@@ -1,0 +1,5 @@
+"""The module the mistakes files' `!function` tags name (never imported by evalyaml)."""
+
+
+def process_docs(dataset):
+    return dataset

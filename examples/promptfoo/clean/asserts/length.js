@@ -1,0 +1,1 @@
+module.exports.shortEnough = (output) => output.length < 600;

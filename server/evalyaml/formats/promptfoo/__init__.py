@@ -1,0 +1,169 @@
+"""promptfoo configs (npm `promptfoo` 0.123.1), checked as promptfoo's own code reads them.
+
+`../shared/FORMATS.md` §7 is the contract: the zod schemas (`src/types/index.ts`), the loaders
+(`src/util/config/load.ts`, `src/util/testCaseReader.ts`, `src/prompts/`), the CSV reader
+(`src/csv.ts`) and the assertion handlers (`src/assertions/`). Recognition in `detect`; the
+config's keys in `config`, tests in `tests`, assertions in `asserts`, providers in `providers`,
+CSV tables in `table`, templates in `templates`; what needs other files (existence, globs,
+variables a prompt file uses) in `cross`, through `NamedFiles` (never outside the workspace
+roots). Files a config names are *adopted* (`FileAnalysis.file_refs` with a kind): tests files,
+CSV tables and prompt files are checked as that, never guessed from their shape. Nothing a
+config names is executed or fetched.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path, PurePath
+
+from evalyaml.core.codes import Code
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.incremental import CaseCache, CaseMapper
+from evalyaml.core.kinds import Kind
+from evalyaml.core.model import CaseSummary, FileAnalysis, FileRef
+from evalyaml.core.options import Options
+from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refusal
+from evalyaml.formats.promptfoo import detect
+from evalyaml.formats.promptfoo.codes import CODES
+from evalyaml.formats.promptfoo.common import Context
+from evalyaml.formats.promptfoo.config import check_config
+from evalyaml.formats.promptfoo.cross import FACTS, cross_check
+from evalyaml.formats.promptfoo.facts import ConfigFacts, Ref
+from evalyaml.formats.promptfoo.ide import IDE
+from evalyaml.formats.promptfoo.kinds import CONFIG, PROMPT, TABLE, TESTS
+from evalyaml.formats.promptfoo.paths import is_glob, suffix
+from evalyaml.formats.promptfoo.table import check_table
+from evalyaml.formats.promptfoo.templates import analyse, split_txt
+from evalyaml.formats.promptfoo.tests import check_test
+from evalyaml.syntax.json import parse_json
+from evalyaml.syntax.jsonl import parse_jsonl, require_objects
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.text import LineIndex
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
+from evalyaml.syntax.yaml.parse import parse_text
+
+__all__ = ["CONFIG", "FORMAT", "PROMPT", "TABLE", "TESTS", "PromptfooFormat"]
+
+_TEST_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
+_PROMPT_SUFFIXES = (".txt", ".md", ".j2")
+
+
+class PromptfooFormat(FormatBase):
+    name = "promptfoo"
+    title = "promptfoo"
+    kinds: tuple[Kind, ...] = (CONFIG, TESTS, TABLE, PROMPT)
+    suffixes = (".yaml", ".yml", ".json")
+    ide: FormatIde = IDE
+    codes: tuple[Code, ...] = CODES
+
+    def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
+        return detect.claim(text, path)
+
+    def analyze(self, text: str, path: str | None, kind: Kind | None, options: Options, *,
+                forced: bool = False, cache: CaseCache | None = None,
+                mapper: CaseMapper | None = None) -> FileAnalysis:
+        if kind not in self.kinds:
+            kind = CONFIG
+        sink = FindingSink(strict=options.strict)
+        result = FileAnalysis(path, kind)
+        facts = ConfigFacts()
+        lower = (path or "").lower()
+        if kind is PROMPT:
+            _prompt_file(text, lower, sink)
+        elif kind is TABLE:
+            check_table(text, sink)
+        elif kind is TESTS and lower.endswith(".jsonl"):
+            doc = parse_jsonl(text, sink)
+            require_objects(doc, sink, what="each line of a promptfoo tests file")
+            parsed = ParsedText(text, doc.lines, [], ok=True)
+            for index, row in enumerate(doc.rows):
+                if isinstance(row.root, Mapping):
+                    check_test(Context(parsed, sink, row.start_offset, external=True), row.root,
+                               facts, index)
+        else:
+            parsed = parse_json(text, sink) if lower.endswith(".json") else \
+                parse_text(text, sink)
+            if parsed.usable:
+                facts.recovered = not parsed.ok
+                facts.blanked = tuple(hole.key for hole in parsed.holes)
+                root = parsed.documents[0] if parsed.documents else None
+                if kind is TESTS:
+                    _tests_file(Context(parsed, sink, external=True), root, facts)
+                else:
+                    check_config(Context(parsed, sink), root, facts)
+        _record(result, facts, path, kind, options)
+        result.findings = list(dict.fromkeys(sink.findings))
+        return result
+
+    def cross_check(self, path: Path, analysis: FileAnalysis, files: NamedFiles,
+                    options: Options) -> Iterable[Finding]:
+        return cross_check(path, analysis, files, options)
+
+
+def _prompt_file(text: str, lower: str, sink: FindingSink) -> None:
+    """A prompt file's template syntax; a `.txt` file is one template per `---` segment
+    (`processTxtFile`), each rendered on its own."""
+    lines = LineIndex(text)
+    pieces = split_txt(text) if lower.endswith(".txt") else [(0, text)]
+    for offset, body in pieces:
+        _, problems = analyse(body)
+        for problem in problems:
+            sink.add("EYPF013", problem.message,
+                     lines.span(offset + problem.start, offset + problem.end))
+
+
+def _tests_file(ctx: Context, root: Node | None, facts: ConfigFacts) -> None:
+    if isinstance(root, Sequence):
+        for index, item in enumerate(root.items):
+            check_test(ctx, item, facts, index)
+    elif isinstance(root, Mapping):
+        check_test(ctx, root, facts, 0)
+    elif root is not None and not (isinstance(root, Scalar) and root.value is None):
+        ctx.add("EYPF018", "a tests file must hold a list of tests (or one test)",
+                ctx.span(root))
+
+
+def _record(result: FileAnalysis, facts: ConfigFacts, path: str | None, kind: Kind,
+            options: Options) -> None:
+    result.facts[FACTS] = facts
+    result.cases = [CaseSummary(name, span, name_span) for name, span, name_span in facts.cases]
+    if path is None:
+        return
+    folder = PurePath(path).parent
+    # In a tests file, paths other than `vars` files resolve from the config's folder, which
+    # the file does not know: its folder and those above it stand in (navigation only).
+    bases = [folder] if kind is CONFIG else _ancestors(folder, options.root)
+    for ref in facts.refs:
+        if is_glob(ref.name):
+            continue
+        candidates = (os.path.normpath(folder / ref.name),) if ref.from_holder else \
+            tuple(dict.fromkeys(os.path.normpath(base / ref.name) for base in bases))
+        result.file_refs.append(FileRef(ref.span, candidates,
+                                        _adopted_kind(ref) if kind is CONFIG else None))
+
+
+def _ancestors(folder: PurePath, root: str | None) -> list[PurePath]:
+    out = [folder]
+    if root is None:
+        return out
+    stop = PurePath(root)
+    current = folder
+    while current != stop and stop in current.parents:
+        current = current.parent
+        out.append(current)
+    return out
+
+
+def _adopted_kind(ref: Ref) -> Kind | None:
+    ext = suffix(ref.name)
+    if ref.role in ("prompt", "bare-prompt") and ext in _PROMPT_SUFFIXES:
+        return PROMPT
+    if ref.role == "tests" and ext == ".csv":
+        return TABLE
+    if ref.role == "tests" and ext in _TEST_SUFFIXES:
+        return TESTS
+    return None
+
+
+FORMAT = PromptfooFormat()

@@ -1,0 +1,95 @@
+"""What every promptfoo rule shares: one file's parse and sink, spans, pairs, and the
+did-you-mean message every unknown-key finding carries."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from evalyaml.core.findings import FindingSink, Fix, TextEdit
+from evalyaml.core.suggest import best_value, rank
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.tree import Mapping, Node, Scalar
+
+
+class Context:
+    __slots__ = ("base", "external", "parsed", "sink")
+
+    def __init__(self, parsed: ParsedText, sink: FindingSink, base: int = 0, *,
+                 external: bool = False) -> None:
+        self.parsed = parsed
+        self.sink = sink
+        self.base = base  # where the tree's text starts in the file (a JSONL row)
+        self.external = external  # a tests file, not the config
+
+    def span(self, node: Node) -> Span:
+        return self.parsed.lines.span(self.base + node.start, self.base + node.end)
+
+    def offsets(self, start: int, end: int) -> Span:
+        return self.parsed.lines.span(self.base + start, self.base + end)
+
+    def add(self, code: str, message: str, span: Span, *, fixes: tuple[Fix, ...] = ()) -> None:
+        self.sink.add(code, message, span, fixes=fixes)
+
+    def unknown_key(self, key: Scalar, allowed: Iterable[str], where: str) -> None:
+        ranked = rank(key.text, allowed)
+        hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
+        self.add("EYPF001", f"unknown key '{key.text}' in {where}: promptfoo strips it silently "
+                 f"(zod drops unknown keys), so it has no effect{hint}", self.span(key),
+                 fixes=tuple(Fix(f"Rename to '{r}'", (TextEdit(self.span(key),
+                                                               quoted_like(key, r)),),
+                                 preferred=i == 0) for i, r in enumerate(ranked[:3])))
+
+
+def quoted_like(node: Scalar, text: str) -> str:
+    if node.style == '"':
+        return json.dumps(text, ensure_ascii=False)
+    if node.style == "'":
+        return "'" + text.replace("'", "''") + "'"
+    return text
+
+
+def text_of(node: Node | None) -> str | None:
+    if isinstance(node, Scalar):
+        value = node.value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def is_null(node: Node | None) -> bool:
+    return node is None or (isinstance(node, Scalar) and node.value is None)
+
+
+def is_number(node: Node | None) -> bool:
+    if not isinstance(node, Scalar):
+        return False
+    value = node.value
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def pairs(mapping: Mapping) -> list[tuple[Scalar, Node]]:
+    """A mapping's pairs with scalar keys, merge keys resolved the way js-yaml does."""
+    out: list[tuple[Scalar, Node]] = []
+    seen: set[str] = set()
+    for key, value in mapping.pairs:
+        if isinstance(key, Scalar) and key.tag != "tag:yaml.org,2002:merge" and \
+                key.text not in seen:
+            seen.add(key.text)
+            out.append((key, value))
+    for merged in mapping.merged():
+        for key, value in pairs(merged):
+            if key.text not in seen:
+                seen.add(key.text)
+                out.append((key, value))
+    return out
+
+
+def is_ref(node: Node | None) -> bool:
+    """A `{$ref: ...}` mapping: promptfoo dereferences it at load (`dereferenceConfig`), so what
+    it stands for is checked where it is written, not here."""
+    return isinstance(node, Mapping) and node.get("$ref") is not None
+
+
+def suggest_value(value: str, allowed: Iterable[str]) -> str | None:
+    return best_value(value, tuple(allowed))

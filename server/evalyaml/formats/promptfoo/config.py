@@ -1,0 +1,268 @@
+"""A promptfoo config's own keys: `UnifiedConfigSchema` (`src/types/index.ts`) and what
+`resolveConfigs`/`readConfig` (`src/util/config/load.ts`) and `readPrompts`
+(`src/prompts/index.ts`) do with them; `../shared/FORMATS.md` §7.2-§7.10."""
+
+from __future__ import annotations
+
+import re
+
+from evalyaml.formats.promptfoo import vocab
+from evalyaml.formats.promptfoo.common import Context, is_null, is_ref, pairs, text_of
+from evalyaml.formats.promptfoo.facts import ConfigFacts, Prompt, Ref
+from evalyaml.formats.promptfoo.paths import maybe_file_path, split_function, templated
+from evalyaml.formats.promptfoo.providers import check_provider
+from evalyaml.formats.promptfoo.templates import analyse
+from evalyaml.formats.promptfoo.tests import check_test, check_tests
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
+
+_ROOT_QUIET = frozenset({"$schema", *vocab.LEGACY_TOP_KEYS})
+_LOCAL_REF = re.compile(r"""["']?\$ref["']?\s*:\s*["']?#/([^/"'\s]+)""")
+
+
+def check_config(ctx: Context, root: Node | None, facts: ConfigFacts) -> None:
+    if root is None or is_null(root):
+        return
+    if not isinstance(root, Mapping):
+        ctx.add("EYPF018", "a promptfoo config must be a mapping of keys (prompts, providers, "
+                "tests...): promptfoo cannot load it", ctx.span(root))
+        return
+    items = pairs(root)
+    found = {k.text: (k, v) for k, v in items}
+    # A root key a `$ref: '#/key/...'` points into holds templates: it has done its work by the
+    # time zod strips it.
+    referenced = set(_LOCAL_REF.findall(ctx.parsed.text))
+    for key, _ in items:
+        if key.text not in vocab.TOP_KEYS and key.text not in _ROOT_QUIET and \
+                key.text not in referenced:
+            ctx.unknown_key(key, vocab.TOP_KEYS, "the config")
+    _providers(ctx, root, found, facts)
+    if "prompts" in found:
+        _prompts(ctx, *found["prompts"], facts)
+    else:
+        facts.prompts_default = True
+    if "defaultTest" in found:
+        _default_test(ctx, *found["defaultTest"], facts)
+    if "tests" in found:
+        check_tests(ctx, found["tests"][0], found["tests"][1], facts)
+    if "scenarios" in found:
+        _scenarios(ctx, *found["scenarios"], facts)
+    _no_assertion(ctx, found.get("tests"), facts)
+
+
+def _no_assertion(ctx: Context, tests: tuple[Scalar, Node] | None, facts: ConfigFacts) -> None:
+    """A test with nothing asserted passes whatever the output. When no test of the config
+    asserts anything, it is a comparison run (outputs side by side): said once, on `tests`."""
+    bare = [t for t in facts.tests if not t.asserted and not t.empty]
+    if not bare or not ctx.parsed.ok:  # recovered: an assertion may sit on the blanked lines
+        return
+    if len(bare) == len([t for t in facts.tests if not t.empty]) and tests is not None:
+        ctx.add("EYPF008", "no test in this config has an assertion (none of their own, none "
+                "from defaultTest): promptfoo only records the outputs, and every test passes",
+                ctx.span(tests[0]))
+        return
+    for test in bare:
+        ctx.add("EYPF008", f"{test.label} has no assertion (none of its own"
+                + ("" if test.scenario_vars else ", none from defaultTest") + "), unlike the "
+                "other tests: promptfoo runs it and it passes whatever the output", test.span)
+
+
+def _providers(ctx: Context, root: Mapping, found: dict[str, tuple[Scalar, Node]],
+               facts: ConfigFacts) -> None:
+    providers, targets = found.get("providers"), found.get("targets")
+    # A root key whose lines a syntax error blanked (recovery's `Hole.key`) was written.
+    blanked = {hole.key for hole in ctx.parsed.holes if hole.column == 0}
+    if targets is not None and (providers is not None or "providers" in blanked):
+        ctx.add("EYPF002", "both 'providers' and 'targets' are set: promptfoo warns \"Exactly one "
+                "of 'targets' or 'providers' must be provided, but not both\" and runs only "
+                "'targets' (the providers are silently replaced)", ctx.span(targets[0]))
+    chosen = targets or providers
+    if chosen is None and blanked & {"providers", "targets"}:
+        return  # the provider list is on the blanked lines
+    if chosen is None:
+        first = root.pairs[0][0] if root.pairs else root
+        ctx.add("EYPF003", "the config has no 'providers' (or 'targets'): promptfoo fails with "
+                "\"You must specify at least 1 provider\"", ctx.span(first))
+        return
+    key, value = chosen
+    if isinstance(value, Sequence):
+        if not value.items:
+            ctx.add("EYPF003", f"'{key.text}' is empty: promptfoo fails with \"You must specify "
+                    "at least 1 provider\"", ctx.span(value))
+        for item in value.items:
+            check_provider(ctx, item, facts)
+    elif is_null(value):
+        ctx.add("EYPF003", f"'{key.text}' is empty: promptfoo fails with \"You must specify at "
+                "least 1 provider\"", ctx.span(key))
+    else:
+        check_provider(ctx, value, facts)
+    if targets is not None and providers is not None and isinstance(providers[1], Sequence):
+        for item in providers[1].items:
+            check_provider(ctx, item, facts)
+
+
+def _prompts(ctx: Context, key: Scalar, node: Node, facts: ConfigFacts) -> None:
+    if isinstance(node, Scalar):
+        _prompt_string(ctx, node, facts, None)
+    elif isinstance(node, Sequence):
+        if not node.items:
+            ctx.add("EYPF018", "'prompts' is empty: promptfoo fails with \"Invalid input "
+                    "prompt\"", ctx.span(node))
+        for item in node.items:
+            if isinstance(item, Mapping):
+                _prompt_object(ctx, item, facts)
+            else:
+                _prompt_string(ctx, item, facts, None)
+    elif isinstance(node, Mapping):
+        for name, label in pairs(node):
+            _prompt_string(ctx, name, facts, text_of(label))
+    else:
+        ctx.add("EYPF018", "'prompts' must be a string, a list or a map of prompts: promptfoo "
+                "fails with \"Invalid input prompt\"", ctx.span(key))
+
+
+def _prompt_object(ctx: Context, node: Mapping, facts: ConfigFacts) -> None:
+    items = pairs(node)
+    found = {k.text: (k, v) for k, v in items}
+    for key, _ in items:
+        if key.text not in vocab.PROMPT_OBJECT_KEYS:
+            ctx.unknown_key(key, ("id", "label", "raw", "config"), "a prompt")
+    raw = found.get("raw") or found.get("id")
+    if text_of(found["raw"][1] if "raw" in found else None) is None and \
+            text_of(found["label"][1] if "label" in found else None) is None:
+        first = items[0][0] if items else node
+        ctx.add("EYPF018", "a prompt object needs a string 'raw' or 'label' (\"Invariant failed: "
+                "Invalid prompt ... Prompts must be either a string or an object with a 'raw' "
+                "or 'label' string property\")", ctx.span(first))
+        return
+    label = text_of(found["label"][1]) if "label" in found else None
+    if raw is not None:
+        _prompt_string(ctx, raw[1], facts, label)
+
+
+def _prompt_string(ctx: Context, node: Node, facts: ConfigFacts, label: str | None) -> None:
+    text = text_of(node)
+    if text is None or not isinstance(node, Scalar):
+        ctx.add("EYPF018", "a prompt must be a string: promptfoo fails with \"Invalid input "
+                "prompt\"", ctx.span(node))
+        return
+    if text.startswith("exec:") or ("://" in text and not text.startswith("file://")):
+        facts.prompts_unknown = True
+        return
+    if maybe_file_path(text):
+        if templated(text) and (text.startswith("file://") or "env" in text):
+            facts.prompts_unknown = True
+            return
+        raw = text[7:] if text.startswith("file://") else text
+        name, function = split_function(raw)
+        if function is not None or name.lower().endswith(
+                (".py", ".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".sh", ".rb")):
+            facts.prompts_unknown = True
+        role = "prompt" if text.startswith("file://") else "bare-prompt"
+        facts.refs.append(Ref(role, name, ctx.span(node), function))
+        return
+    _template_syntax(ctx, node, text)
+    facts.prompts.append(Prompt(text, ctx.span(node), label or _short(text)))
+
+
+def _template_syntax(ctx: Context, node: Scalar, text: str) -> None:
+    """An inline prompt's Nunjucks mistakes, at the character when the scalar is written as it
+    reads (plain, or quoted without escapes), else on the whole value."""
+    _, problems = analyse(text)
+    if not problems:
+        return
+    source = ctx.parsed.text[ctx.base + node.start:ctx.base + node.end]
+    inner = 0 if source == text else 1 if source[1:-1] == text and node.style in "'\"" \
+        else None
+    for problem in problems:
+        if inner is None:
+            span = ctx.span(node)
+        else:
+            span = ctx.offsets(node.start + inner + problem.start,
+                               node.start + inner + problem.end)
+        ctx.add("EYPF013", problem.message, span)
+
+
+def _short(text: str) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= 40 else line[:37] + "..."
+
+
+def _default_test(ctx: Context, key: Scalar, node: Node, facts: ConfigFacts) -> None:
+    text = text_of(node)
+    if text is not None and isinstance(node, Scalar):
+        if not text.startswith("file://"):
+            ctx.add("EYPF017", "defaultTest is a path without 'file://': promptfoo warns "
+                    "\"defaultTest string must start with file://\" and ignores it at run time "
+                    f"(none of its vars, asserts or options apply); write 'file://{text}'",
+                    ctx.span(node))
+            return
+        facts.default_unknown = True
+        facts.default_vars = None
+        raw = text[7:]
+        if not templated(raw):
+            facts.refs.append(Ref("default-test", raw, ctx.span(node)))
+        return
+    check_test(ctx, node, facts, 0, default=True)
+
+
+def _scenarios(ctx: Context, key: Scalar, node: Node, facts: ConfigFacts) -> None:
+    if not isinstance(node, Sequence):
+        if not is_null(node):
+            ctx.add("EYPF018", "'scenarios' must be a list: promptfoo validate refuses the "
+                    "config", ctx.span(key))
+        return
+    for index, item in enumerate(node.items):
+        text = text_of(item)
+        if text is not None and isinstance(item, Scalar):
+            if text.startswith("file://") and not templated(text):
+                facts.refs.append(Ref("scenario", text[7:], ctx.span(item)))
+            continue
+        if not isinstance(item, Mapping):
+            ctx.add("EYPF018", f"scenarios[{index}] must be a mapping with 'config' and 'tests'",
+                    ctx.span(item))
+            continue
+        _scenario(ctx, item, index, facts)
+
+
+def _scenario(ctx: Context, node: Mapping, index: int, facts: ConfigFacts) -> None:
+    if is_ref(node):
+        return
+    items = pairs(node)
+    found = {k.text: (k, v) for k, v in items}
+    for key, _ in items:
+        if key.text not in vocab.SCENARIO_KEYS:
+            ctx.unknown_key(key, vocab.SCENARIO_KEYS, "a scenario")
+    if "config" not in found:
+        first = items[0][0] if items else node
+        ctx.add("EYPF018", f"scenarios[{index}] has no 'config' (\"Invalid input → at "
+                f"scenarios[{index}]\"): promptfoo validate refuses it, and eval crashes with "
+                "\"scenario.config is not iterable\"", ctx.span(first))
+    configs: list[dict[str, Span] | None] = []
+    config_asserted = False
+    config = found.get("config")
+    if config is not None and isinstance(config[1], Sequence):
+        for i, entry in enumerate(config[1].items):
+            part = check_test(ctx, entry, facts, i, partial=True)
+            configs.append(None if part is None or part.vars is None else dict(part.vars))
+            config_asserted = config_asserted or (part is not None and part.asserted)
+    tests = found.get("tests")
+    if tests is None:
+        return
+    value = tests[1]
+    if isinstance(value, Scalar):
+        text = text_of(value) or ""
+        if not text.startswith("file://"):
+            ctx.add("EYPF018", f"scenarios[{index}].tests as a string must start with 'file://': "
+                    "promptfoo crashes with \"scenario.tests.forEach is not a function\"",
+                    ctx.span(value))
+        elif not templated(text):
+            facts.refs.append(Ref("tests", text[7:], ctx.span(value)))
+        return
+    if isinstance(value, Sequence):
+        for i, entry in enumerate(value.items):
+            result = check_test(ctx, entry, facts, i, collect=False)
+            if result is not None:
+                result.scenario_vars = configs or [{}]
+                result.asserted = result.asserted or config_asserted
+                facts.tests.append(result)

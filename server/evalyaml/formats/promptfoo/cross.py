@@ -1,0 +1,282 @@
+"""What a promptfoo config says that only other files can confirm: every path it names exists
+(globs expanded as promptfoo expands them), and every variable a prompt uses is supplied by each
+test that runs it (inline tests, CSV columns, tests files), `../shared/FORMATS.md` §7.11-§7.14.
+Files are read through `NamedFiles` (an open buffer wins; never outside the workspace roots);
+nothing is executed."""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.model import FileAnalysis
+from evalyaml.core.options import Options
+from evalyaml.formats.base import NamedFiles
+from evalyaml.formats.promptfoo.common import pairs
+from evalyaml.formats.promptfoo.facts import ConfigFacts, Ref, TestFacts
+from evalyaml.formats.promptfoo.kinds import CONFIG
+from evalyaml.formats.promptfoo.paths import is_glob, suffix
+from evalyaml.formats.promptfoo.table import columns
+from evalyaml.formats.promptfoo.templates import analyse, required, split_txt
+from evalyaml.syntax.tree import Mapping, Sequence
+from evalyaml.syntax.yaml.parse import parse_text
+
+FACTS = "promptfoo.facts"
+# Variables promptfoo or its assertion types fill in or read on their own.
+_IMPLICIT = frozenset({"env", "_conversation", "prompt", "query", "context", "sessionId",
+                       "assert", "options"})
+_VAR_IN_CODE = re.compile(r"vars(?:\.([A-Za-z_$][\w$]*)|\[\s*['\"]([^'\"]+)['\"]\s*\])")
+_TEMPLATE_NAME = re.compile(r"\{[{%][^}]*?([A-Za-z_][\w]*)")
+_MAX_GLOB = 1000
+
+
+def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
+                options: Options) -> Iterable[Finding]:
+    facts = analysis.facts.get(FACTS)
+    if not isinstance(facts, ConfigFacts):
+        return ()
+    sink = FindingSink(strict=options.strict)
+    for ref in facts.refs:
+        if analysis.kind is CONFIG or ref.from_holder:
+            _exists(ref, path.parent, files, sink)
+    if analysis.kind is CONFIG and (not facts.recovered or _vars_intact(facts)):
+        _variables(path, facts, files, sink)
+    return sink.findings
+
+
+_HOLDS_VARIABLES = frozenset({"prompts", "prompt", "vars", "defaultTest", "tests", "scenarios",
+                              "config", "raw", "content", "messages"})
+
+
+def _vars_intact(facts: ConfigFacts) -> bool:
+    """A recovered config whose blanked keys are all known and hold no prompt or variable."""
+    return all(key is not None and key not in _HOLDS_VARIABLES for key in facts.blanked)
+
+
+def _expand(base: Path, name: str, files: NamedFiles) -> list[Path] | None:
+    """The files a glob matches inside the workspace roots; None when it leads outside."""
+    if files.resolve(base, name.split("*", 1)[0] or ".") is None:
+        return None
+    found: list[Path] = []
+    for match in glob.iglob(os.path.join(str(base), name), recursive=True):
+        target = files.resolve(base, os.path.relpath(match, base))
+        if target is not None and os.path.isfile(target):
+            found.append(target)
+        if len(found) >= _MAX_GLOB:
+            break
+    return found
+
+
+_MISSING = {
+    "prompt": "prompt file not found: '{n}' (relative to the config's folder): promptfoo fails "
+              "with \"ENOENT: no such file or directory\"",
+    "tests": "tests file not found: '{n}' (relative to the config's folder): promptfoo fails "
+             "with \"ENOENT: no such file or directory\"",
+    "tests-glob": "no tests file matches '{n}' (relative to the config's folder): promptfoo "
+                  "logs \"No test files found\" and runs no tests from it",
+    "default-test": "defaultTest file not found: '{n}': promptfoo fails with \"File does not "
+                    "exist\"",
+    "scenario": "scenario file not found: '{n}': promptfoo fails with \"File does not exist\"",
+    "vars": "vars file not found: '{n}' (relative to the file holding the test): promptfoo "
+            "fails loading the test",
+    "var-value": "no file matches '{n}' (relative to the config's folder): the eval fails with "
+                 "\"No files found for variable\"",
+    "script": "script not found: '{n}' (relative to the config's folder): the test errors with "
+              "\"File does not exist\" when it runs",
+    "provider": "provider file not found: '{n}' (relative to the config's folder): the "
+                "provider fails when it is called",
+    "filter": "nunjucks filter file not found: '{n}' (relative to the config's folder): "
+              "promptfoo cannot load the filter",
+}
+
+
+def _exists(ref: Ref, base: Path, files: NamedFiles, sink: FindingSink) -> None:
+    if is_glob(ref.name):
+        found = _expand(base, ref.name, files)
+        if found is None:
+            _outside(ref, sink)
+        elif not found:
+            if ref.role in ("prompt", "bare-prompt"):
+                sink.add("EYPF009", f"no file matches '{ref.name}': promptfoo then uses the text "
+                         f"'{ref.name}' itself as the prompt, silently", ref.span)
+            else:
+                role = "tests-glob" if ref.role == "tests" else ref.role
+                sink.add("EYPF009", _MISSING.get(role, _MISSING["tests"]).format(n=ref.name),
+                         ref.span)
+        return
+    target = files.resolve(base, ref.name)
+    if target is None:
+        _outside(ref, sink)
+        return
+    if files.exists(target) or target.is_dir():
+        return
+    if ref.role == "bare-prompt":
+        sink.add("EYPF020", f"promptfoo reads '{ref.name}' as a prompt file path (one line with "
+                 "'/', '*', '\\' or a file-like ending), and there is no such file: validate "
+                 f"fails with \"There are no prompts in \\\"{ref.name}\\\"\"; write it on two "
+                 "lines (a block scalar) if it is the prompt's text", ref.span)
+        return
+    role = ref.role
+    if role == "tests" and suffix(ref.name) in (".yaml", ".yml"):
+        role = "tests-glob"
+    sink.add("EYPF009", _MISSING.get(role, _MISSING["tests"]).format(n=ref.name), ref.span)
+
+
+def _outside(ref: Ref, sink: FindingSink) -> None:
+    sink.add("EYPF010", f"'{ref.name}' leads outside the workspace: evalyaml does not follow it",
+             ref.span)
+
+
+class _PromptVars:
+    __slots__ = ("label", "names")
+
+    def __init__(self, label: str, names: dict[str, object]) -> None:
+        self.label = label
+        self.names = names
+
+
+def _prompts(path: Path, facts: ConfigFacts, files: NamedFiles
+             ) -> tuple[list[_PromptVars], set[str] | None] | None:
+    """Each prompt's required variables, and every name any prompt reads; None when a prompt
+    cannot be known (a function, an executable, a glob). The names are None when a prompt file
+    is missing: what it would have read is unknown."""
+    if facts.prompts_unknown:
+        return None
+    out: list[_PromptVars] = []
+    used: set[str] = set()
+    complete = True
+    if facts.prompts_default:
+        out.append(_PromptVars("{{prompt}}", {"prompt": None}))
+    for prompt in facts.prompts:
+        uses, _ = analyse(prompt.text)
+        used.update(u.name for u in uses)
+        out.append(_PromptVars(f"'{prompt.label}'", dict(required(uses))))
+    for ref in facts.refs:
+        if ref.role not in ("prompt", "bare-prompt"):
+            continue
+        if is_glob(ref.name):
+            return None
+        target = files.resolve(path.parent, ref.name)
+        text = files.read_text(target) if target is not None else None
+        if text is None:
+            complete = False  # reported as missing; its variables cannot be known
+            continue
+        pieces = split_txt(text) if suffix(ref.name) == ".txt" else [(0, text)]
+        for number, (_, body) in enumerate(pieces, 1):
+            uses, _ = analyse(body)
+            used.update(u.name for u in uses)
+            label = f"{ref.name}" + (f" #{number}" if len(pieces) > 1 else "")
+            out.append(_PromptVars(label, dict(required(uses))))
+    return out, used if complete else None
+
+
+def _variables(path: Path, facts: ConfigFacts, files: NamedFiles, sink: FindingSink) -> None:
+    if facts.default_vars is None:
+        return
+    known = _prompts(path, facts, files)
+    if known is None:
+        return
+    prompts, used = known
+    if facts.recovered and any(key in p.names for key in facts.blanked for p in prompts):
+        return  # the blanks removed a variable some prompt reads
+    default = set(facts.default_vars)
+    for test in facts.tests:
+        _test_vars(test, prompts, default, sink)
+    for ref in facts.refs:
+        if ref.role == "tests" and not is_glob(ref.name):
+            _file_vars(path, ref, prompts, default, files=files, sink=sink)
+    config_text = files.read_text(path) or ""
+    if used is None or any(r.role in ("script", "provider") for r in facts.refs):
+        return
+    mentioned = used | {a or b for a, b in _VAR_IN_CODE.findall(config_text)} | \
+        set(_TEMPLATE_NAME.findall(config_text))
+    for test in facts.tests:
+        if test.vars is None:
+            continue
+        for name, span in test.vars.items():
+            if name not in mentioned and name not in _IMPLICIT:
+                sink.add("EYPF012", f"variable '{name}' is used by no prompt (nor any template "
+                         "or script in the config)", span)
+    if facts.default_vars:
+        for name, span in facts.default_vars.items():
+            if name not in mentioned and name not in _IMPLICIT:
+                sink.add("EYPF012", f"variable '{name}' is used by no prompt (nor any template "
+                         "or script in the config)", span)
+
+
+def _missing(prompts: list[_PromptVars], supplied: set[str]) -> list[tuple[str, list[str]]]:
+    out: list[tuple[str, list[str]]] = []
+    for prompt in prompts:
+        names = [n for n in prompt.names if n not in supplied and n != "env"]
+        if names:
+            out.append((prompt.label, names))
+    return out
+
+
+def _describe(missing: list[tuple[str, list[str]]]) -> str:
+    parts = []
+    for label, names in missing:
+        quoted = ", ".join(f"'{n}'" for n in names)
+        parts.append(f"{quoted} (used by prompt {label})")
+    return "; ".join(parts)
+
+
+def _test_vars(test: TestFacts, prompts: list[_PromptVars], default: set[str],
+               sink: FindingSink) -> None:
+    if test.vars is None or test.prompt_filter or test.empty:
+        return
+    combos: list[set[str]] = [set()]
+    if test.scenario_vars:
+        if any(v is None for v in test.scenario_vars):
+            return
+        combos = [set(v or ()) for v in test.scenario_vars]
+    for extra in combos:
+        missing = _missing(prompts, default | set(test.vars) | extra)
+        if missing:
+            sink.add("EYPF011", f"{test.label} does not supply {_describe(missing)}: promptfoo "
+                     "renders it as an empty string", test.span)
+            return
+
+
+def _file_vars(path: Path, ref: Ref, prompts: list[_PromptVars], default: set[str], *,
+               files: NamedFiles, sink: FindingSink) -> None:
+    target = files.resolve(path.parent, ref.name)
+    text = files.read_text(target) if target is not None else None
+    if text is None:
+        return
+    ext = suffix(ref.name)
+    if ext == ".csv":
+        header = columns(text)
+        if header is None:
+            return
+        supplied = {c for c in header if not c.startswith("__")}
+        missing = _missing(prompts, default | supplied)
+        if missing:
+            sink.add("EYPF011", f"'{ref.name}' has no column for {_describe(missing)}: every "
+                     "row renders it as an empty string", ref.span)
+        return
+    if ext not in (".yaml", ".yml"):
+        return
+    parsed = parse_text(text, FindingSink(strict=False))
+    root = parsed.documents[0] if parsed.ok and parsed.documents else None
+    if not isinstance(root, Sequence):
+        return
+    for index, item in enumerate(root.items):
+        if not isinstance(item, Mapping):
+            continue
+        vars_node = item.get("vars")
+        if vars_node is not None and not isinstance(vars_node, Mapping):
+            continue
+        supplied = {k.text for k, _ in pairs(vars_node)} if isinstance(vars_node, Mapping) \
+            else set()
+        missing = _missing(prompts, default | supplied)
+        if missing:
+            line = parsed.lines.position(item.start).line + 1
+            sink.add("EYPF011", f"test {index + 1} of '{ref.name}' (line {line}) does not supply "
+                     f"{_describe(missing)}: promptfoo renders it as an empty string", ref.span)
+
+

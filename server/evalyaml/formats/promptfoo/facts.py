@@ -1,0 +1,64 @@
+"""What a promptfoo file's analysis keeps for its cross check and the editor: the files it names
+(with the folder each resolves from, as promptfoo resolves it: §7.14), its inline prompts and
+each test's variables. Plain picklable values: analyses come back from worker processes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from evalyaml.syntax.text import Span
+
+SCRIPT_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".py", ".go", ".rb")
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A path promptfoo reads. `role` decides the message when it is missing: prompt, bare-prompt
+    (no `file://`: missing means "There are no prompts"), tests, tests-glob (missing means no
+    tests, silently), default-test, scenario, vars, var-value, script, provider, filter."""
+
+    role: str
+    name: str  # the path as written, `file://` and `:function` removed
+    span: Span  # the whole value
+    function: str | None = None
+    from_holder: bool = False  # relative to the file that holds it, not the config
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """An inline prompt's text, and its span (where undefined-variable findings point)."""
+
+    text: str
+    span: Span
+    label: str
+
+
+@dataclass(slots=True)
+class TestFacts:
+    span: Span  # where findings about the whole test go
+    label: str  # "test 3" or its description
+    vars: dict[str, Span] | None  # None: not known here (a vars file)
+    asserted: bool
+    prompt_filter: bool = False
+    empty: bool = False  # refused as a test (EYPF016)
+    scenario_vars: list[dict[str, Span] | None] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class ConfigFacts:
+    refs: list[Ref] = field(default_factory=list)
+    prompts: list[Prompt] = field(default_factory=list)
+    prompts_unknown: bool = False  # a function, executable or templated prompt
+    prompts_default: bool = False  # no `prompts`: promptfoo runs "{{prompt}}"
+    tests: list[TestFacts] = field(default_factory=list)
+    default_vars: dict[str, Span] | None = field(default_factory=dict)
+    default_asserted: bool = False
+    default_unknown: bool = False  # defaultTest from a file
+    tables: list[Ref] = field(default_factory=list)  # CSV / YAML tests files: vars checked
+    # Each test's name (its description, or "test N"), whole span and name span: symbols.
+    cases: list[tuple[str, Span, Span]] = field(default_factory=list)
+    # Read from a tree recovered around a syntax error: a test's vars or a prompt may have
+    # been on the blanked lines, so what every test supplies is not known unless every blanked
+    # key is known (`Hole.key`, None when not) and none of them holds variables or prompts.
+    recovered: bool = False
+    blanked: tuple[str | None, ...] = ()
