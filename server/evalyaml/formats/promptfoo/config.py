@@ -50,6 +50,15 @@ def check_config(ctx: Context, root: Node | None, facts: ConfigFacts) -> None:
     _no_assertion(ctx, found.get("tests"), facts)
 
 
+def read_prompts(ctx: Context, root: Mapping, facts: ConfigFacts) -> None:
+    """Only the config's prompts (inline ones and the files named), for the editor's hover."""
+    found = root.pair("prompts")
+    if found is None:
+        facts.prompts_default = True
+    elif isinstance(found[0], Scalar):
+        _prompts(ctx, found[0], found[1], facts)
+
+
 def _no_assertion(ctx: Context, tests: tuple[Scalar, Node] | None, facts: ConfigFacts) -> None:
     """A test with nothing asserted passes whatever the output. When no test of the config
     asserts anything, it is a comparison run (outputs side by side): said once, on `tests`."""
