@@ -9,6 +9,7 @@ import re
 from evalyaml.formats.base import Cursor, FormatIde, KeyDoc, NamedFiles, Tip
 from evalyaml.formats.promptfoo import vocab
 from evalyaml.formats.promptfoo.asserts import known_type
+from evalyaml.formats.promptfoo.complete import offers
 from evalyaml.formats.promptfoo.testhover import hover_test
 
 _DOCS = {
@@ -73,6 +74,7 @@ def _type_hover(cursor: Cursor) -> Tip | None:
 
 IDE = FormatIde(
     hover=hover,
+    offers=offers,
     values={
         **{("promptfoo config", place): (*_TYPE_DOCS, *_NOT_DOCS) for place in _TYPE_PLACES},
         ("promptfoo tests file", ("*", "assert", "*", "type")): (*_TYPE_DOCS, *_NOT_DOCS),
