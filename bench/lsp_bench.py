@@ -79,7 +79,7 @@ TARGETS = {  # medians, milliseconds (RSS in MB), per workload
     # issue #27: every format's clean 10,000-item file, one item edited (and <= 2x the
     # contract's figure of the same run, which the table prints as `x contract`)
     **{name: {"edit 1000": 20, "edit 10000": 100}
-       for name in ("contract-items", "padosoft", "agentv")},
+       for name in ("contract-items", "padosoft", "agentv", "promptfoo")},
 }
 FORMAT_TOPICS = ["refund", "shipping", "warranty", "invoice", "password", "billing", "account",
                  "delivery"]
@@ -453,9 +453,27 @@ def format_workload(name: str) -> Callable[[Path, Server, int], Workload]:
     return make
 
 
+def promptfoo_workload(base: Path, server: Server, size: int) -> Workload:
+    """`promptfoo_items.promptfoo_config`: a config with `size` tests (a description, one
+    variable, two assertions each), generated once per size and shared by both servers; the
+    edit is `vars:` <-> `varz:` in one test."""
+    from promptfoo_items import promptfoo_config  # a sibling script: bench/ is sys.path[0]
+
+    out = base / "formats" / str(size) / "promptfoo"
+    path = out / "promptfooconfig.yaml"
+    if not path.exists():
+        out.mkdir(parents=True, exist_ok=True)
+        path.write_text(promptfoo_config(size), encoding="utf-8", newline="\n")
+    del server
+    return Workload(out, path, lambda n: f"description: {FORMAT_TOPICS[n % 8]}-{n}\n",
+                    range(size), "    vars:", "    varz:", "    assert:",
+                    {"yaml": {"validate": True}}, queries=False)
+
+
 WORKLOADS: dict[str, Callable[[Path, Server, int], Workload]] = {
     "clean": clean_workload, "heavy": heavy_workload, "broken": broken_workload,
-    **{name: format_workload(name) for name in ("contract-items", "padosoft", "agentv")}}
+    **{name: format_workload(name) for name in ("contract-items", "padosoft", "agentv")},
+    "promptfoo": promptfoo_workload}
 
 
 # ------------------------------------------------------------------------------ measuring
@@ -800,7 +818,7 @@ def main(argv: list[str] | None = None) -> int:
         failures += missed
         print()
         print(report)
-    formats = [w for w in ("contract-items", "padosoft", "agentv") if w in results]
+    formats = [w for w in ("contract-items", "padosoft", "agentv", "promptfoo") if w in results]
     if "contract-items" in results and len(formats) > 1:
         print()
         print(format_summary(args.sizes, results, formats, failures))

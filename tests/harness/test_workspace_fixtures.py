@@ -98,7 +98,9 @@ def _answer(root: Path, workspace: Workspace, fixture: WorkspaceFixture, feature
         labels = [item.label for item in complete_at(req, column)]
         return ", ".join(labels) or "none"
     info = hover(doc, analysis.kind, position, workspace=workspace, today=fixture.today)
-    return info.markdown.split("\n", 1)[0] if info is not None else "none"
+    if info is None:
+        return "none"
+    return info.markdown if feature == "hover includes" else info.markdown.split("\n", 1)[0]
 
 
 FIXTURES_WITH_A_CURSOR = [p for p in FIXTURES if "$0" in p.read_text(encoding="utf-8")]
@@ -116,6 +118,8 @@ def test_workspace_fixture_editor_answers(path: Path, tmp_path: Path) -> None:
         if feature == "completion includes":
             missing = set(_labels(expected)) - set(_labels(answer))
             assert not missing, f"completion lacks {sorted(missing)}; offered: {answer}"
+        elif feature == "hover includes":
+            assert expected in answer.split("\n"), f"hover lacks the line {expected!r}:\n{answer}"
         else:
             assert answer == expected, feature
 

@@ -30,6 +30,7 @@ features answer there, through the pure `ide` layer on the indexed workspace:
 - `//= definition: eval/golden/faq.yml 4:6-4:24` (0-based, code points), or `//= definition:
   none`;
 - `//= hover: **refund-window**` the first line of the hover's Markdown, or `//= hover: none`;
+  `//= hover includes: Answer Hi` a whole line the hover's Markdown must hold (one per line);
 - `//= completion: input, expected, tags` every label offered, in the order offered (`none`
   for no item), or `//= completion includes: contains, icontains` labels that must be among
   them (for long lists).
@@ -58,8 +59,8 @@ _END = r"(?:(?P<{0}line>[+-]?\d+):)?(?P<{0}col>\d+)"
 _EXPLICIT = re.compile(r"^//@\s+" + _END.format("s") + r"\.\." + _END.format("e")
                        + rf"\s+(?P<code>{CODE_PATTERN.pattern})\s+(?P<message>.*?)\s*$")
 _ANNOTATION = re.compile(r"^//[~@]")
-_EXPECT = re.compile(r"^//=\s*(?P<feature>definition|hover|completion(?: includes)?)\s*:"
-                     r"\s*(?P<answer>.*?)\s*$")
+_EXPECT = re.compile(r"^//=\s*(?P<feature>definition|hover(?: includes)?"
+                     r"|completion(?: includes)?)\s*:\s*(?P<answer>.*?)\s*$")
 CURSOR = "$0"
 DEFAULT_TODAY = date(2026, 11, 21)
 

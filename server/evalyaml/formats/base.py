@@ -92,6 +92,9 @@ class Cursor:
     character: int
     root: str | None  # the workspace root holding the file
     analysis: FileAnalysis | None
+    # The other files, for completion that needs them (the variables a prompt file uses);
+    # None where the caller has no workspace. Reads never leave the workspace roots.
+    files: NamedFiles | None = None
 
 
 @dataclass(frozen=True, slots=True)

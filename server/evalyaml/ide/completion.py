@@ -34,6 +34,7 @@ from evalyaml.ide.describe import describe_definition, template_variables
 from evalyaml.ide.source import Source
 from evalyaml.syntax.text import Position, Span
 from evalyaml.workspace.index import Workspace, normalize
+from evalyaml.workspace.named import RecordingFiles
 
 
 class CompletionKind(Enum):
@@ -122,8 +123,10 @@ def format_offers(req: Request, column: int) -> list[Completion] | None:
     path = req.doc.path
     analysis = req.workspace.analysis(normalize(path)) if path is not None else None
     root = str(req.workspace.root_for(normalize(path)).path) if path is not None else None
+    roots = [r.path for r in req.workspace.roots] or \
+        ([req.workspace.root_for(normalize(path)).path] if path is not None else [])
     found = offers(Cursor(str(path) if path is not None else None, req.kind, req.doc.text,
-                          req.line, column, root, analysis))
+                          req.line, column, root, analysis, RecordingFiles(req.workspace, roots)))
     if found is None:
         return None
     return [Completion(

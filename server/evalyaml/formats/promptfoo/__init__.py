@@ -20,11 +20,13 @@ from pathlib import Path, PurePath
 from evalyaml.core.codes import Code
 from evalyaml.core.findings import Finding, FindingSink
 from evalyaml.core.incremental import CaseCache, CaseMapper
+from evalyaml.core.items import ItemState
 from evalyaml.core.kinds import Kind
 from evalyaml.core.model import CaseSummary, FileAnalysis, FileRef
 from evalyaml.core.options import Options
 from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refusal
 from evalyaml.formats.promptfoo import detect
+from evalyaml.formats.promptfoo.bytest import STATE, analyze_config_by_test
 from evalyaml.formats.promptfoo.codes import CODES
 from evalyaml.formats.promptfoo.common import Context
 from evalyaml.formats.promptfoo.config import check_config
@@ -62,7 +64,9 @@ class PromptfooFormat(FormatBase):
 
     def analyze(self, text: str, path: str | None, kind: Kind | None, options: Options, *,
                 forced: bool = False, cache: CaseCache | None = None,
-                mapper: CaseMapper | None = None) -> FileAnalysis:
+                mapper: CaseMapper | None = None, whole: bool = False) -> FileAnalysis:
+        """A YAML config test by test where it splits (`bytest`), unless `whole` (what that
+        must equal, for the tests)."""
         if kind not in self.kinds:
             kind = CONFIG
         sink = FindingSink(strict=options.strict)
@@ -81,6 +85,13 @@ class PromptfooFormat(FormatBase):
                 if isinstance(row.root, Mapping):
                     check_test(Context(parsed, sink, row.start_offset, external=True), row.root,
                                facts, index)
+        elif kind is CONFIG and not whole and not lower.endswith(".json") and \
+                (by_test := _config_by_test(text, options, cache)) is not None:
+            findings, facts, cases = by_test
+            _record(result, facts, path, kind, options)
+            result.cases = cases
+            result.findings = list(dict.fromkeys(findings))
+            return result
         else:
             parsed = parse_json(text, sink) if lower.endswith(".json") else \
                 parse_text(text, sink)
@@ -99,6 +110,13 @@ class PromptfooFormat(FormatBase):
     def cross_check(self, path: Path, analysis: FileAnalysis, files: NamedFiles,
                     options: Options) -> Iterable[Finding]:
         return cross_check(path, analysis, files, options)
+
+
+def _config_by_test(text: str, options: Options, cache: CaseCache | None
+                    ) -> tuple[list[Finding], ConfigFacts, list[CaseSummary]] | None:
+    """A YAML config test by test (`bytest`), its state kept in the document's cache."""
+    state = cache.format_state(STATE, ItemState) if cache is not None else None
+    return analyze_config_by_test(text, options, state)
 
 
 def _prompt_file(text: str, lower: str, sink: FindingSink) -> None:

@@ -20,7 +20,11 @@ _ROOT_QUIET = frozenset({"$schema", *vocab.LEGACY_TOP_KEYS})
 _LOCAL_REF = re.compile(r"""["']?\$ref["']?\s*:\s*["']?#/([^/"'\s]+)""")
 
 
-def check_config(ctx: Context, root: Node | None, facts: ConfigFacts) -> None:
+def check_config(ctx: Context, root: Node | None, facts: ConfigFacts, *,
+                 tests_elsewhere: bool = False) -> None:
+    """`tests_elsewhere`: the `tests:` list's lines are taken out (`bytest` checks them test by
+    test); where their refs and tests go among the others is kept in `facts.tests_at`, and the
+    rule over every test (EYPF008) is left to the caller (`no_assertion`)."""
     if root is None or is_null(root):
         return
     if not isinstance(root, Mapping):
@@ -43,14 +47,26 @@ def check_config(ctx: Context, root: Node | None, facts: ConfigFacts) -> None:
         facts.prompts_default = True
     if "defaultTest" in found:
         _default_test(ctx, *found["defaultTest"], facts)
+    facts.tests_at = (len(facts.refs), len(facts.tests))
     if "tests" in found:
         check_tests(ctx, found["tests"][0], found["tests"][1], facts)
     if "scenarios" in found:
         _scenarios(ctx, *found["scenarios"], facts)
-    _no_assertion(ctx, found.get("tests"), facts)
+    if not tests_elsewhere:
+        tests = found.get("tests")
+        no_assertion(ctx, ctx.span(tests[0]) if tests is not None else None, facts)
 
 
-def _no_assertion(ctx: Context, tests: tuple[Scalar, Node] | None, facts: ConfigFacts) -> None:
+def read_prompts(ctx: Context, root: Mapping, facts: ConfigFacts) -> None:
+    """Only the config's prompts (inline ones and the files named), for the editor's hover."""
+    found = root.pair("prompts")
+    if found is None:
+        facts.prompts_default = True
+    elif isinstance(found[0], Scalar):
+        _prompts(ctx, found[0], found[1], facts)
+
+
+def no_assertion(ctx: Context, tests: Span | None, facts: ConfigFacts) -> None:
     """A test with nothing asserted passes whatever the output. When no test of the config
     asserts anything, it is a comparison run (outputs side by side): said once, on `tests`."""
     bare = [t for t in facts.tests if not t.asserted and not t.empty]
@@ -59,7 +75,7 @@ def _no_assertion(ctx: Context, tests: tuple[Scalar, Node] | None, facts: Config
     if len(bare) == len([t for t in facts.tests if not t.empty]) and tests is not None:
         ctx.add("EYPF008", "no test in this config has an assertion (none of their own, none "
                 "from defaultTest): promptfoo only records the outputs, and every test passes",
-                ctx.span(tests[0]))
+                tests)
         return
     for test in bare:
         ctx.add("EYPF008", f"{test.label} has no assertion (none of its own"

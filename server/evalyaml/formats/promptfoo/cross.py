@@ -184,8 +184,9 @@ def _variables(path: Path, facts: ConfigFacts, files: NamedFiles, sink: FindingS
     if facts.recovered and any(key in p.names for key in facts.blanked for p in prompts):
         return  # the blanks removed a variable some prompt reads
     default = set(facts.default_vars)
+    memo: dict[frozenset[str], list[tuple[str, list[str]]]] = {}
     for test in facts.tests:
-        _test_vars(test, prompts, default, sink)
+        _test_vars(test, prompts, default, sink, memo)
     for ref in facts.refs:
         if ref.role == "tests" and not is_glob(ref.name):
             _file_vars(path, ref, prompts, default, files=files, sink=sink)
@@ -226,7 +227,10 @@ def _describe(missing: list[tuple[str, list[str]]]) -> str:
 
 
 def _test_vars(test: TestFacts, prompts: list[_PromptVars], default: set[str],
-               sink: FindingSink) -> None:
+               sink: FindingSink, memo: dict[frozenset[str], list[tuple[str, list[str]]]]
+               ) -> None:
+    """`memo`: what is missing for each set of names a test writes (a 10,000-test config has
+    few distinct ones), so an edit's cross check is not 10,000 times every prompt's names."""
     if test.vars is None or test.prompt_filter or test.empty:
         return
     combos: list[set[str]] = [set()]
@@ -235,7 +239,10 @@ def _test_vars(test: TestFacts, prompts: list[_PromptVars], default: set[str],
             return
         combos = [set(v or ()) for v in test.scenario_vars]
     for extra in combos:
-        missing = _missing(prompts, default | set(test.vars) | extra)
+        names = frozenset(test.vars) | extra if extra else frozenset(test.vars)
+        missing = memo.get(names)
+        if missing is None:
+            missing = memo[names] = _missing(prompts, default | names)
         if missing:
             sink.add("EYPF011", f"{test.label} does not supply {_describe(missing)}: promptfoo "
                      "renders it as an empty string", test.span)

@@ -62,3 +62,6 @@ class ConfigFacts:
     # key is known (`Hole.key`, None when not) and none of them holds variables or prompts.
     recovered: bool = False
     blanked: tuple[str | None, ...] = ()
+    # Where the inline `tests:` list's refs and tests sit among `refs` and `tests` (after
+    # providers, prompts and defaultTest; before scenarios): `bytest` places each test's there.
+    tests_at: tuple[int, int] = (0, 0)

@@ -9,6 +9,8 @@ import re
 from evalyaml.formats.base import Cursor, FormatIde, KeyDoc, NamedFiles, Tip
 from evalyaml.formats.promptfoo import vocab
 from evalyaml.formats.promptfoo.asserts import known_type
+from evalyaml.formats.promptfoo.complete import offers
+from evalyaml.formats.promptfoo.testhover import hover_test
 
 _DOCS = {
     "contains": "The output contains `value` (case-sensitive). Value: a string or number.",
@@ -47,7 +49,12 @@ _TYPE_LINE = re.compile(r"""^(?P<lead>\s*(?:-\s+)?type\s*:\s*)(?P<q>["']?)(?P<na
 
 
 def hover(cursor: Cursor, files: NamedFiles) -> Tip | None:
-    """An assertion type: what it checks and what its value must be."""
+    """An assertion type: what it checks and what its value must be. A test's name: its
+    prompts rendered with its vars (`testhover`)."""
+    return _type_hover(cursor) or hover_test(cursor, files)
+
+
+def _type_hover(cursor: Cursor) -> Tip | None:
     lines = cursor.text.splitlines()
     if cursor.line >= len(lines):
         return None
@@ -67,6 +74,7 @@ def hover(cursor: Cursor, files: NamedFiles) -> Tip | None:
 
 IDE = FormatIde(
     hover=hover,
+    offers=offers,
     values={
         **{("promptfoo config", place): (*_TYPE_DOCS, *_NOT_DOCS) for place in _TYPE_PLACES},
         ("promptfoo tests file", ("*", "assert", "*", "type")): (*_TYPE_DOCS, *_NOT_DOCS),

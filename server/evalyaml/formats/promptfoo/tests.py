@@ -182,11 +182,16 @@ def check_tests(ctx: Context, key: Scalar | None, node: Node, facts: ConfigFacts
                 "\"Unsupported 'tests' format\" and runs no tests", ctx.span(key or node))
         return
     for index, item in enumerate(node.items):
-        if isinstance(item, Mapping) and item.get("path") is not None and \
-                item.get("vars") is None and item.get("assert") is None:
-            _generator(ctx, item, facts)
-        else:
-            check_test(ctx, item, facts, index)
+        check_tests_item(ctx, item, facts, index)
+
+
+def check_tests_item(ctx: Context, item: Node, facts: ConfigFacts, index: int) -> None:
+    """One item of the `tests` list: a test, a tests file, or a generator (`path:`)."""
+    if isinstance(item, Mapping) and item.get("path") is not None and \
+            item.get("vars") is None and item.get("assert") is None:
+        _generator(ctx, item, facts)
+    else:
+        check_test(ctx, item, facts, index)
 
 
 def _generator(ctx: Context, node: Mapping, facts: ConfigFacts) -> None:

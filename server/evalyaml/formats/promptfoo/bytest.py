@@ -1,0 +1,146 @@
+"""A YAML config test by test (`core.items`): a keystroke in one test of a 10,000-test config
+re-checks that test, then the one rule over every test (EYPF008, a test with no assertion among
+tests that have some).
+
+The root is checked with its `tests:` list's lines taken out (`check_config(...,
+tests_elsewhere=True)`). A test reads two things of the root: whether `defaultTest` asserts
+anything, or comes from a file that may. They are the fingerprint its cached result is keyed by,
+so editing `defaultTest`'s assertions re-checks every test. Each test's refs and facts are put
+where the whole-file check puts them (after providers, prompts and defaultTest, before
+scenarios: `ConfigFacts.tests_at`), so the cross check and the editor see the same facts either
+way. A file that does not split, a test that does not parse as written, or a config with a local
+`$ref` (a root key a test may point into) is analysed whole by the caller.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.items import Item, ItemState, analyze_items, shift_span
+from evalyaml.core.model import CaseSummary
+from evalyaml.core.options import Options
+from evalyaml.formats.promptfoo.common import Context
+from evalyaml.formats.promptfoo.config import check_config, no_assertion
+from evalyaml.formats.promptfoo.facts import ConfigFacts, Ref, TestFacts
+from evalyaml.formats.promptfoo.tests import check_tests_item
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.text import LineIndex, Span
+from evalyaml.syntax.tree import Mapping, Sequence
+from evalyaml.syntax.yaml.parse import parse_text
+
+STATE = "promptfoo-tests"
+
+
+@dataclass(frozen=True, slots=True)
+class TestItem:
+    """What one item of `tests:` adds to the config's facts."""
+
+    refs: tuple[Ref, ...]
+    tests: tuple[TestFacts, ...]
+    cases: tuple[CaseSummary, ...]
+
+    def shifted(self, lines: int) -> TestItem:
+        return TestItem(tuple(replace(r, span=r.span.shifted(lines)) for r in self.refs),
+                        tuple(_shift_test(t, lambda s: s.shifted(lines)) for t in self.tests),
+                        tuple(c.shifted(lines) for c in self.cases))
+
+
+@dataclass(frozen=True, slots=True)
+class RootFacts:
+    facts: ConfigFacts
+    tests_key: Span | None
+
+
+def _shift_test(test: TestFacts, move: Callable[[Span], Span]) -> TestFacts:
+    return replace(test, span=move(test.span),
+                   vars=None if test.vars is None else {n: move(s) for n, s in test.vars.items()},
+                   scenario_vars=[None if v is None else {n: move(s) for n, s in v.items()}
+                                  for v in test.scenario_vars])
+
+
+class TestRules:
+    key = "tests"
+    uses_index = True  # "test 3" in messages about a test with no description
+
+    def root(self, text: str, options: Options) -> tuple[tuple[Finding, ...], RootFacts] | None:
+        sink = FindingSink(strict=options.strict)
+        parsed = parse_text(text, sink)
+        if not parsed.ok or len(parsed.documents) != 1:
+            return None
+        root = parsed.documents[0]
+        if not isinstance(root, Mapping):
+            return None
+        facts = ConfigFacts()
+        ctx = Context(parsed, sink)
+        check_config(ctx, root, facts, tests_elsewhere=True)
+        tests = root.pair("tests")
+        key = ctx.span(tests[0]) if tests is not None else None
+        return tuple(dict.fromkeys(sink.findings)), RootFacts(facts, key)
+
+    def fingerprint(self, root: RootFacts) -> str:
+        return f"{root.facts.default_asserted}:{root.facts.default_unknown}"
+
+    def item(self, text: str, index: int, root: RootFacts, options: Options
+             ) -> Item[TestItem] | None:
+        sink = FindingSink(strict=options.strict)
+        parsed = parse_text(text, sink)
+        if not parsed.ok or len(parsed.documents) != 1:
+            return None
+        top = parsed.documents[0]
+        if not isinstance(top, Sequence) or len(top.items) != 1:
+            return None
+        facts = ConfigFacts(default_asserted=root.facts.default_asserted,
+                            default_unknown=root.facts.default_unknown)
+        check_tests_item(Context(parsed, sink), top.items[0], facts, index)
+        cases = tuple(CaseSummary(name, span, name_span) for name, span, name_span in facts.cases)
+        return Item(tuple(dict.fromkeys(sink.findings)),
+                    TestItem(tuple(facts.refs), tuple(facts.tests), cases))
+
+    def shift(self, facts: TestItem, lines: int) -> TestItem:
+        return facts.shifted(lines)
+
+    def shift_root(self, root: RootFacts, first_line: int, lines: int) -> RootFacts:
+        def move(span: Span) -> Span:
+            return shift_span(span, first_line, lines)
+
+        facts = root.facts
+        moved = replace(
+            facts,
+            refs=[replace(r, span=move(r.span)) for r in facts.refs],
+            prompts=[replace(p, span=move(p.span)) for p in facts.prompts],
+            tests=[_shift_test(t, move) for t in facts.tests],
+            default_vars=None if facts.default_vars is None else
+            {n: move(s) for n, s in facts.default_vars.items()},
+            tables=[replace(r, span=move(r.span)) for r in facts.tables],
+            cases=[(n, move(s), move(ns)) for n, s, ns in facts.cases])
+        return RootFacts(moved, root.tests_key)
+
+
+def analyze_config_by_test(text: str, options: Options, state: ItemState | None
+                           ) -> tuple[list[Finding], ConfigFacts, list[CaseSummary]] | None:
+    """The config's findings, facts and cases, as the whole-file check gives them."""
+    if "$ref" in text:
+        return None
+    done = analyze_items(text, TestRules(), options, state)
+    if done is None:
+        return None
+    root = done.root.facts
+    items = [item.facts for item in done.items]
+    refs_at, tests_at = root.tests_at
+    facts = replace(
+        root,
+        refs=[*root.refs[:refs_at], *itertools.chain.from_iterable(i.refs for i in items),
+              *root.refs[refs_at:]],
+        tests=[*root.tests[:tests_at], *itertools.chain.from_iterable(i.tests for i in items),
+               *root.tests[tests_at:]])
+    cases = list(itertools.chain.from_iterable(i.cases for i in items))
+    findings: list[Finding] = list(done.root_findings)
+    findings.extend(itertools.chain.from_iterable(item.findings for item in done.items))
+    sink = FindingSink(strict=options.strict)
+    ctx = Context(ParsedText("", LineIndex(""), [], ok=True), sink)  # for its `add` only
+    no_assertion(ctx, done.root.tests_key, facts)
+    findings.extend(sink.findings)
+    return findings, facts, cases
