@@ -66,4 +66,7 @@ CODES: tuple[Code, ...] = (
     Code("EYLM021", "lmeval-choice-not-text", B,
          "A literal `doc_to_choice` option PyYAML does not read as text (a YAML 1.1 boolean "
          "such as `yes`, a number, null): TypeError at LOAD.", LOCAL),
+    Code("EYLM022", "lmeval-tag-clash", B,
+         "A tag that is also a task's or group's name: the index keeps whichever it reads "
+         "first, and the other is skipped or adds nothing.", WHOLE),
 )
