@@ -185,6 +185,18 @@ def test_importing_the_core_loads_no_lsp_library() -> None:
     assert done.stdout.strip() == "[]"
 
 
+def test_the_cli_entry_loads_no_format() -> None:
+    """`evalyaml lsp` answers `initialize` before the formats are imported (lsp/bootstrap.py):
+    importing the CLI's module must not pull them in (it once cost 80 ms -> 720 ms of every
+    editor's spawn -> initialize)."""
+    code = ("import sys, evalyaml.cli;"
+            "print(sorted(m for m in sys.modules if m.startswith(('evalyaml.formats', "
+            "'evalyaml.syntax', 'ruamel', 'jsonschema'))))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert done.stdout.strip() == "[]"
+
+
 # -- analysis never raises; ranges stay inside the document ------------------------------------
 
 def _inside(span: Span, lines: list[str]) -> bool:
