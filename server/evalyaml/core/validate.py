@@ -115,6 +115,13 @@ class SchemaReporter:
     def span(self, node: Node) -> Span:
         return self.lines.span(node.start, node.end)
 
+    def open_typos(self, mapping: Mapping, known: Iterable[str], *, where: str,
+                   path: Path = ()) -> None:
+        """EY205 on an open object's likely typos, before `run`: the key a rename supplies is
+        then not also reported missing (its EY201 fix would insert the key the rename writes)."""
+        for suggestion in likely_typos(mapping, known, self.lines, self.sink, where=where):
+            self._renamed.add((path, suggestion))
+
     def first_line(self, node: Node) -> Span:
         line = self.lines.position(node.start).line
         return self.lines.span(node.start, max(node.start, self.lines.line_end(line)))
@@ -258,6 +265,8 @@ class SchemaReporter:
             return
         present = [c for c in choices if c in instance]
         where = self.describe(path) or "this object"
+        if not present and any((path, c) in self._renamed for c in choices):
+            return  # a misspelt choice: its EY204 rename supplies it (one mistake, one finding)
         if not present:
             self.sink.add("EY201", f"{where} needs one of {' or '.join(repr(c) for c in choices)}",
                           self.owner_span(located))
@@ -340,17 +349,20 @@ def likely_typos(
     sink: FindingSink,
     *,
     where: str,
-) -> None:
-    """EY205: in an open object, an unknown key close to a known one (far-off keys are fine)."""
+) -> list[str]:
+    """EY205: in an open object, an unknown key close to a known one (far-off keys are fine).
+    Returns the keys the suggested renames would write."""
     known_set = set(known)
     present = {k.text for k in mapping.key_nodes()}
     unknown = [k for k in mapping.key_nodes() if k.text not in known_set]
+    renamed: list[str] = []
     if len(unknown) > MAX_TYPO_CANDIDATES:
-        return  # a payload of extension keys, not a slip of the finger: nothing to suggest
+        return renamed  # a payload of extension keys, not a slip of the finger
     for key in unknown:
         suggestion = best(key.text, known_set - present)
         if suggestion is None:
             continue
+        renamed.append(suggestion)
         sink.add(
             "EY205",
             f"unknown key '{key.text}' in {where}{did_you_mean(key.text, [suggestion])} "
@@ -360,6 +372,7 @@ def likely_typos(
                        (TextEdit(lines.span(key.start, key.end), suggestion),), preferred=True),),
             data={"suggestion": suggestion},
         )
+    return renamed
 
 
 def open_object_keys(kind: Kind, node_schema: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -19,7 +19,7 @@ from evalyaml.core.kinds import FileKind
 from evalyaml.core.model import CheckSummary, Definition, Reference
 from evalyaml.core.schemas import schema
 from evalyaml.core.suggest import best
-from evalyaml.core.validate import Path, SchemaReporter, likely_typos, locate
+from evalyaml.core.validate import Path, SchemaReporter, locate
 from evalyaml.formats.contract.identity import check_version
 from evalyaml.formats.contract.refscan import collect_reference
 from evalyaml.formats.contract.schemas import CHECK_KINDS, validator
@@ -66,10 +66,9 @@ def analyze_rubric(
         )
 
     value = to_python(root, budget)
-    SchemaReporter(FileKind.RUBRIC, lines, sink, describe=describe, skip=skip).run(
-        validator(FileKind.RUBRIC), value, root
-    )
-    likely_typos(root, schema(FileKind.RUBRIC)["properties"], lines, sink, where="the rubric")
+    reporter = SchemaReporter(FileKind.RUBRIC, lines, sink, describe=describe, skip=skip)
+    reporter.open_typos(root, schema(FileKind.RUBRIC)["properties"], where="the rubric")
+    reporter.run(validator(FileKind.RUBRIC), value, root)
     version, version_span = check_version(root, lines, sink)
 
     references: list[Reference] = []
