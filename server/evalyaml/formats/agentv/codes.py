@@ -104,4 +104,10 @@ CODES: tuple[Code, ...] = (
          "deprecated, misplaced or empty).", LOCAL),
     Code("EY645", "agentv-unknown-target", C,
          "A suite names a target its targets file does not define.", LOCAL),
+    Code("EY646", "agentv-target-setting", C,
+         "A target setting its provider does not read: ignored (`agentv validate` warns).",
+         LOCAL),
+    Code("EY647", "agentv-target-field", B,
+         "A target field the resolver refuses: a camelCase name, a setting removed for its "
+         "provider, a `cli` target's command or healthcheck.", LOCAL),
 )
