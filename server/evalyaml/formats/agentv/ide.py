@@ -18,7 +18,7 @@ from evalyaml.formats.agentv.graders import AGGREGATOR_TYPES
 from evalyaml.formats.agentv.kinds import CASES, PROMPT, SUITE
 from evalyaml.formats.agentv.meta import grader_values, render
 from evalyaml.formats.agentv.paths import prompt_candidates
-from evalyaml.formats.base import Cursor, FormatIde, NamedFiles, Offer, Tip
+from evalyaml.formats.base import Cursor, FormatIde, LocalName, NamedFiles, Offer, Tip
 from evalyaml.syntax.text import Position, Span
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -137,6 +137,35 @@ def definition(cursor: Cursor, files: NamedFiles) -> tuple[str, Span] | None:
             return str(found_file), names[ref.name]
         return None
     return None
+
+
+def local_name(cursor: Cursor) -> LocalName | None:
+    """A test id at the cursor, on its test's `id` or in a `depends_on` list: ids are per suite
+    (`depends_on` names a test of the same suite), so its definition and uses are all here."""
+    if cursor.kind is not SUITE or cursor.analysis is None:
+        return None
+    facts = cursor.analysis.facts
+    ids, depends = facts.get("agentv.test_ids"), facts.get("agentv.depends")
+    ids = ids if isinstance(ids, list) else []
+    depends = depends if isinstance(depends, list) else []
+    here = Position(cursor.line, cursor.character)
+    name = next((n for n, span in (*ids, *depends) if span.contains(here)), None)
+    if name is None:
+        return None
+    at = next(span for n, span in (*ids, *depends) if n == name and span.contains(here))
+    defined = next((span for n, span in ids if n == name), None)
+    return LocalName(name, _unquoted(at, name),
+                     _unquoted(defined, name) if defined is not None else None,
+                     tuple(_unquoted(span, name) for n, span in depends if n == name))
+
+
+def _unquoted(span: Span, name: str) -> Span:
+    """The name's own characters: a quoted scalar's span less its quotes."""
+    if span.start.line == span.end.line and \
+            span.end.character - span.start.character == len(name) + 2:
+        return Span(Position(span.start.line, span.start.character + 1),
+                    Position(span.end.line, span.end.character - 1))
+    return span
 
 
 def custom_types(path: str | None, root: str | None) -> list[str]:
@@ -269,4 +298,4 @@ def _candidates(cursor: Cursor, name: str) -> list[str]:
     return list(prompt_candidates(Path(cursor.path).parent, name, cursor.root))
 
 
-IDE = FormatIde(offers=offers, hover=hover, definition=definition)
+IDE = FormatIde(offers=offers, hover=hover, definition=definition, local_name=local_name)
