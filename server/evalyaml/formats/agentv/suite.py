@@ -16,12 +16,13 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
+from evalyaml.core.context import quoted_like
 from evalyaml.core.findings import Fix, TextEdit
 from evalyaml.core.model import CaseSummary
 from evalyaml.core.suggest import rank
 from evalyaml.formats.agentv import rules
 from evalyaml.formats.agentv.assertions import check_assertions
-from evalyaml.formats.agentv.common import Context, is_null, pairs, quoted_like, text_of
+from evalyaml.formats.agentv.common import Context, is_null, pairs, text_of
 from evalyaml.formats.agentv.depends import Dependency, check_dependencies
 from evalyaml.formats.agentv.execution import ignored_values_and_targets, suite_targets
 from evalyaml.formats.agentv.messages import check_messages
