@@ -52,6 +52,7 @@ class SchemaReporter:
         # one mistake, so it is not also reported missing (two quick fixes, renaming the key and
         # inserting it, would write the key twice).
         self._renamed: set[tuple[Path, str]] = set()
+        self._closed_paths: set[Path] = set()  # objects whose unknown keys EY204 has said
 
     def span(self, node: Node) -> Span:
         return self.lines.span(node.start, node.end)
@@ -121,6 +122,8 @@ class SchemaReporter:
                 continue
             self._said.add(("required", path, name))
             where = self.describe(path)
+            if self._misspelt(name, path, located, error.schema, where):
+                continue
             self.sink.add(
                 "EY201",
                 f"{where} is missing required key '{name}'" if where else
@@ -168,10 +171,37 @@ class SchemaReporter:
             fixes=fixes,
         )
 
+    def _misspelt(self, name: str, path: Path, located: Located, schema: Any,
+                  where: str) -> bool:
+        """A missing required key written close by under a key the object does not know
+        (`knid:` for `kind:` in a check whose kind is therefore unknown): one finding, on the
+        misspelling, whose rename is the fix (EY205, as for an open object's typo)."""
+        node = located.node
+        if not isinstance(node, Mapping) or path in self._closed_paths:
+            return False
+        allowed = known_properties(self.kind, schema) if isinstance(schema, dict) else {}
+        strays = {k.text: k for k in node.key_nodes() if k.text not in allowed}
+        near = best(name, strays)
+        if near is None:
+            return False
+        key = strays[near]
+        self._renamed.add((path, name))
+        self.sink.add(
+            "EY205",
+            f"unknown key '{key.text}' in {where or 'here'}; did you mean '{name}'? (an "
+            "unknown key is ignored, so its value has no effect)",
+            self.span(key),
+            fixes=(Fix(f"Rename to '{name}'", (TextEdit(self.span(key), name),),
+                       preferred=True),),
+            data={"suggestion": name},
+        )
+        return True
+
     def _closed(self, error: ValidationError, path: Path, located: Located) -> None:
         node = located.node
         if not isinstance(node, Mapping):
             return
+        self._closed_paths.add(path)
         allowed = known_properties(self.kind, error.schema)
         unknown = [k for k in node.key_nodes() if k.text not in allowed]
         where = self.describe(path) or "here"
