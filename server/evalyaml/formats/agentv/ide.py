@@ -27,6 +27,10 @@ _ROLE = re.compile(r"^\s*(?:-\s+)?role\s*:\s*[\"']?(?P<word>[A-Za-z]*)$")
 _KEY = re.compile(r"^(?P<indent>\s*)(?P<dash>-\s+)?(?P<word>[A-Za-z_$]*)$")
 _LINE_KEY = re.compile(r"^(?P<indent>\s*)(?P<dash>-\s+)?(?P<key>[A-Za-z_$][\w$-]*)\s*:")
 _OPEN = re.compile(r"\{\{\s*(?P<word>[A-Za-z0-9_]*)$")
+_TARGET = re.compile(r"^\s*(?:-\s+)?(?:target|use_target)\s*:\s*[\"']?(?P<word>[\w.-]*)$")
+_TARGETS = re.compile(r"^\s*targets\s*:\s*\[(?:[^\]]*,)?\s*[\"']?(?P<word>[\w.-]*)$")
+_DEPENDS = re.compile(r"^\s*depends_on\s*:\s*\[(?:[^\]]*,)?\s*[\"']?(?P<word>[\w.-]*)$")
+_ITEM = re.compile(r"^\s*-\s+[\"']?(?P<word>[\w.-]*)$")
 _TESTS = ("tests", "eval_cases", "evalcases")
 _KEY_DOCS = {
     "id": "The test's id: results, baselines and `depends_on` name it.",
@@ -62,6 +66,9 @@ def offers(cursor: Cursor) -> list[Offer] | None:
             return [Offer(name, name, start, end, "value", "composite aggregator")
                     for name in AGGREGATOR_TYPES]
         return _types(cursor, start, end)
+    names = _names(cursor, lines, before)
+    if names is not None:
+        return names
     match = _ROLE.match(before)
     if match:
         start = match.start("word")
@@ -71,6 +78,31 @@ def offers(cursor: Cursor) -> list[Offer] | None:
     if match:
         return _keys(cursor, lines, match)
     return None
+
+
+def _names(cursor: Cursor, lines: list[str], before: str) -> list[Offer] | None:
+    """Names the suite refers to: a test id in `depends_on` (this suite's tests), a target in
+    `target`, `use_target` or a `targets` list (the targets file the CLI would read)."""
+    line = lines[cursor.line]
+    item = _ITEM.match(before)
+    parent = _parent_key(lines, cursor.line) if item else None
+    depends = _DEPENDS.match(before) or (item if parent == "depends_on" else None)
+    if depends is not None:
+        facts = cursor.analysis.facts if cursor.analysis is not None else {}
+        ids = facts.get("agentv.test_ids")
+        start, end = depends.start("word"), _word_end(line, cursor.character)
+        return [Offer(name, name, start, end, "value", "test of this suite")
+                for name in dict.fromkeys(i for i, _ in ids if isinstance(ids, list))] \
+            if isinstance(ids, list) else []
+    target = _TARGET.match(before) or _TARGETS.match(before) or \
+        (item if parent == "targets" else None)
+    if target is None or cursor.path is None or cursor.files is None:
+        return None
+    folders = [Path(p) for p in prompt_candidates(Path(cursor.path).parent, ".", cursor.root)]
+    found = targetrefs.discover(folders, cursor.files)
+    defined = targetrefs.defined(found, cursor.files) if found is not None else None
+    start, end = target.start("word"), _word_end(line, cursor.character)
+    return [Offer(name, name, start, end, "value", "target") for name in defined or ()]
 
 
 def _word_end(line: str, column: int) -> int:
