@@ -69,4 +69,7 @@ CODES: tuple[Code, ...] = (
     Code("EYLM022", "lmeval-tag-clash", B,
          "A tag that is also a task's or group's name: the index keeps whichever it reads "
          "first, and the other is skipped or adds nothing.", WHOLE),
+    Code("EYLM023", "lmeval-group-tag", C,
+         "A `tag:` in a group file: the index never registers it, so the tag does not reach "
+         "the group.", LOCAL),
 )

@@ -59,6 +59,11 @@ def check_root(ctx: Context, root: Mapping, *, group: bool, python: bool, facts:
         facts.deferred.extend(later.sink.findings)
     if group:
         _group(ctx, keys, facts)
+        if "tag" in keys:
+            ctx.add("EYLM023", "the index never registers a group's tag (it stores it and "
+                    "reads tags from task files only): this group is not among the tag's "
+                    "members, so --tasks with the tag does not run it; list the group where "
+                    "it should run, or tag its tasks", keys["tag"][0])
     else:
         _task_name(ctx, keys)
         _tags(ctx, keys, facts)
