@@ -66,4 +66,7 @@ CODES: tuple[Code, ...] = (
          "A one-line inline prompt promptfoo takes for a file path that does not exist.", LOCAL),
     Code("EYPF021", "promptfoo-csv-syntax", B,
          "A CSV test table csv-parse cannot read.", LOCAL),
+    Code("EYPF022", "promptfoo-redteam-id", B,
+         "A redteam plugin or strategy id outside promptfoo's closed lists: validate refuses "
+         "the config.", LOCAL),
 )

@@ -11,6 +11,7 @@ from evalyaml.formats.promptfoo.common import Context, is_null, is_ref, pairs, t
 from evalyaml.formats.promptfoo.facts import ConfigFacts, Prompt, Ref
 from evalyaml.formats.promptfoo.paths import maybe_file_path, split_function, templated
 from evalyaml.formats.promptfoo.providers import check_provider
+from evalyaml.formats.promptfoo.redteam import check_redteam
 from evalyaml.formats.promptfoo.templates import analyse
 from evalyaml.formats.promptfoo.tests import check_test, check_tests
 from evalyaml.syntax.text import Span
@@ -41,6 +42,7 @@ def check_config(ctx: Context, root: Node | None, facts: ConfigFacts, *,
                 key.text not in referenced:
             ctx.unknown_key(key, vocab.TOP_KEYS, "the config")
     _providers(ctx, root, found, facts)
+    check_redteam(ctx, found)
     if "prompts" in found:
         _prompts(ctx, *found["prompts"], facts)
     else:
