@@ -185,6 +185,18 @@ def test_importing_the_core_loads_no_lsp_library() -> None:
     assert done.stdout.strip() == "[]"
 
 
+def test_the_cli_entry_loads_no_format() -> None:
+    """`evalyaml lsp` answers `initialize` before the formats are imported (lsp/bootstrap.py):
+    importing the CLI's module must not pull them in (it once cost 80 ms -> 720 ms of every
+    editor's spawn -> initialize)."""
+    code = ("import sys, evalyaml.cli;"
+            "print(sorted(m for m in sys.modules if m.startswith(('evalyaml.formats', "
+            "'evalyaml.syntax', 'ruamel', 'jsonschema'))))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert done.stdout.strip() == "[]"
+
+
 # -- analysis never raises; ranges stay inside the document ------------------------------------
 
 def _inside(span: Span, lines: list[str]) -> bool:
@@ -298,3 +310,19 @@ def test_mutated_examples_never_raise(index: int, edits: list[tuple[float, int, 
     relative = path.relative_to(REPO / "examples").as_posix()
     analysis = analyze_text(text, relative, OPTIONS)
     assert_well_placed(analysis, text)
+
+
+def test_only_a_format_holds_its_codes() -> None:
+    """A code is a string literal in its owner's package only: outside `formats/`, every code
+    written is the engine's own (ENGINE.md: a format's rules do not leak into the engine)."""
+    from evalyaml.core.codes import CODE_PATTERN, OWNERS
+
+    strays = []
+    for module in sorted(PACKAGE.rglob("*.py")):
+        if "formats" in module.relative_to(PACKAGE).parts:
+            continue
+        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+                    CODE_PATTERN.fullmatch(node.value) and OWNERS.get(node.value) != "engine":
+                strays.append(f"{module.relative_to(PACKAGE)}:{node.lineno} {node.value}")
+    assert strays == []

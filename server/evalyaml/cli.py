@@ -11,17 +11,29 @@ import sys
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evalyaml import __version__
-from evalyaml.formats import FALLBACK
 
-# The checker, the renderers and the schemas are imported where they are used: an editor
-# starting `evalyaml lsp` should not wait for what only `evalyaml check` needs (the formats it
-# needs too).
+if TYPE_CHECKING:
+    from evalyaml.core.kinds import Kind
 
-# `validate-<kind>` and `schema <kind>` serve the kinds of the fallback format (the contract).
-_VALIDATE = {f"validate-{kind.value}": kind for kind in FALLBACK.kinds}
-_SCHEMA_KINDS = {kind.value: kind for kind in FALLBACK.kinds}
+# The formats, the checker, the renderers and the schemas are imported where they are used: an
+# editor starting `evalyaml lsp` must not wait for them (`_lsp_fast`; the server imports them
+# after it has answered `initialize`, lsp/bootstrap.py).
+
+
+def _validate_kinds() -> dict[str, Kind]:
+    """`validate-<kind>`: the kinds of the fallback format (the contract)."""
+    from evalyaml.formats import FALLBACK
+
+    return {f"validate-{kind.value}": kind for kind in FALLBACK.kinds}
+
+
+def _schema_kinds() -> dict[str, Kind]:
+    from evalyaml.formats import FALLBACK
+
+    return {kind.value: kind for kind in FALLBACK.kinds}
 
 
 def _date(text: str) -> date:
@@ -90,14 +102,14 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("paths", nargs="*", type=Path, default=[Path()], metavar="PATH")
     _add_check_options(check)
 
-    for name, kind in _VALIDATE.items():
+    for name, kind in _validate_kinds().items():
         sub = commands.add_parser(name, help=f"check files as {kind.value} files, whatever "
                                   "their folder or shape")
         sub.add_argument("paths", nargs="+", type=Path, metavar="FILE")
         _add_check_options(sub)
 
     schema = commands.add_parser("schema", help="print a JSON Schema")
-    schema.add_argument("kind", choices=list(_SCHEMA_KINDS))
+    schema.add_argument("kind", choices=list(_schema_kinds()))
 
     lsp = commands.add_parser("lsp", help="run the language server (stdio by default)")
     lsp.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (default)")
@@ -151,12 +163,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             text, code = explain(args.code)
             (sys.stdout if code == 0 else sys.stderr).write(text)
             return code
-        if args.command == "check" or args.command in _VALIDATE:
+        if args.command == "check" or args.command.startswith("validate-"):
             return _check(args)
         if args.command == "schema":
             from evalyaml.core.schemas import schema_text
 
-            sys.stdout.write(schema_text(_SCHEMA_KINDS[args.kind]))
+            sys.stdout.write(schema_text(_schema_kinds()[args.kind]))
             return 0
         if args.command == "lsp":
             from evalyaml.lsp.server import run
@@ -187,7 +199,7 @@ def _check(args: argparse.Namespace) -> int:
         if not args.paths:
             return 0
     result = check_paths(args.paths, strict=args.strict, today=args.today,
-                         force_kind=_VALIDATE.get(args.command))
+                         force_kind=_validate_kinds().get(args.command))
     if args.fix or args.diff:
         from evalyaml.fixes import fix_workspaces
         from evalyaml.report import display_path
@@ -200,7 +212,7 @@ def _check(args: argparse.Namespace) -> int:
         print(f"Fixed {fixed.applied} finding{'s' if fixed.applied != 1 else ''} in "
               f"{len(fixed.after)} file{'s' if len(fixed.after) != 1 else ''}", file=sys.stderr)
         result = check_paths(args.paths, strict=args.strict, today=args.today,
-                             force_kind=_VALIDATE.get(args.command))
+                             force_kind=_validate_kinds().get(args.command))
     if args.show_kinds:
         from evalyaml.report import render_kinds
 

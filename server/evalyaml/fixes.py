@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from evalyaml.checker import CheckResult
-from evalyaml.core.findings import Finding, Fix, TextEdit
+from evalyaml.core.findings import Finding, Fix, FixSafety, TextEdit
 from evalyaml.syntax.decode import decode
 from evalyaml.syntax.text import LineIndex
 from evalyaml.workspace.index import Workspace
@@ -30,21 +30,19 @@ MAX_ROUNDS = 10
 BOM = b"\xef\xbb\xbf"
 _SAFE_TITLE = re.compile(r"^(?:Write |Quote |Add 'file://'$|Remove unused suppression$|"
                          r"Remove EY.* from the suppression$|Replace with .*…$|Pin to @)")
-_SAFE_CODES = frozenset({"EY625"})  # a deprecated placeholder's one successor
-# A choice the user makes, never the CLI: EY805's two digests are both right for one of
-# Apastra's two implementations, and its fix swaps one for the other (again and again).
-_NEVER_CODES = frozenset({"EY805"})
 
 
 def is_safe(finding: Finding, fix: Fix) -> bool:
-    if finding.code in _NEVER_CODES:
-        return False
-    return bool(_SAFE_TITLE.match(fix.title)) or (finding.code in _SAFE_CODES and fix.preferred)
+    """What the rule said of its fix (`FixSafety`), else what the title says it does."""
+    if fix.safety is not FixSafety.BY_TITLE:
+        return fix.safety is FixSafety.SAFE
+    return bool(_SAFE_TITLE.match(fix.title))
 
 
 def chosen_fix(finding: Finding, *, unsafe: bool) -> Fix | None:
-    """The fix `--fix` applies for a finding: its preferred (else only) fix, if allowed."""
-    if finding.code in _NEVER_CODES:
+    """The fix `--fix` applies for a finding: its preferred (else only) fix, if allowed; never
+    one its rule keeps for a person (`FixSafety.NEVER`), even with `--unsafe-fixes`."""
+    if any(f.safety is FixSafety.NEVER for f in finding.fixes):
         return None
     fixes = [f for f in finding.fixes if f.preferred] or \
         (list(finding.fixes) if len(finding.fixes) == 1 else [])

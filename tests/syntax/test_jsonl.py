@@ -75,7 +75,7 @@ def test_require_objects_is_left_to_the_formats() -> None:
     doc, findings = parse('{"a": 1}\n[1]\n"s"\n2\nnull\ntrue\n[')
     assert [f.code for f in findings] == ["EY110"]  # parse_jsonl is syntax only
     sink = FindingSink(strict=False)
-    require_objects(doc, sink, what="each sample")
+    require_objects(doc, sink, code="EY200", what="each sample")
     assert [(f.code, f.span.start.line, f.message) for f in sink.findings] == [
         ("EY200", 1, "each sample must be a JSON object; this one is an array"),
         ("EY200", 2, "each sample must be a JSON object; this one is a string"),

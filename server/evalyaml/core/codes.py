@@ -173,6 +173,9 @@ ENGINE_CODES: tuple[Code, ...] = (
     Code("EY303", "unpinned-reference", C, "A reference has no version pin.", LOCAL),
     Code("EY304", "newer-version", A, "A newer version exists than the one pinned.", LOCAL),
     Code("EY305", "duplicate-definition", B, "Two files define the same id and version.", WHOLE),
+    # Any kind whose files name themselves (`id_in_file_name`): a generic rule of the engine.
+    Code("EY310", "file-name-mismatch", H,
+         "The file name does not mention the id it defines.", WHOLE),
     Code("EY311", "unreadable-workspace-file", C, "A file in the workspace could not be read.",
          WHOLE),
     Code("EY312", "unrecognised-near-miss", C,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from enum import Enum
 
 from evalyaml.core.codes import Severity, severity_of
 from evalyaml.syntax.text import Span
@@ -19,11 +20,26 @@ class TextEdit:
     new_text: str
 
 
+class FixSafety(Enum):
+    """Whether `evalyaml check --fix` may apply a fix without a person looking.
+
+    BY_TITLE: the CLI decides by the kind of edit, read off the title (a digest written, a
+    `file://` added: safe; a did-you-mean rename: only with `--unsafe-fixes`). SAFE: the rule
+    knows the edit keeps the meaning (a deprecated name's one successor). NEVER: a choice
+    only the author can make (which of two right digests to keep); offered in the editor only.
+    """
+
+    BY_TITLE = "by-title"
+    SAFE = "safe"
+    NEVER = "never"
+
+
 @dataclass(frozen=True, slots=True)
 class Fix:
     title: str
     edits: tuple[TextEdit, ...]
     preferred: bool = False
+    safety: FixSafety = FixSafety.BY_TITLE
 
 
 @dataclass(frozen=True, slots=True)

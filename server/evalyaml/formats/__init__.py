@@ -26,8 +26,15 @@ def _contract_cases(texts: list[str], options: Options) -> list[CaseResult | Non
     return analyze_case_texts(texts, options)
 
 
-FORMATS: tuple[Format, ...] = (contract.FORMAT, padosoft.FORMAT, agentv.FORMAT, eee.FORMAT,
-                               apastra.FORMAT, promptfoo.FORMAT, lmeval.FORMAT)
+FORMATS: tuple[Format, ...] = (
+    contract.FORMAT,
+    padosoft.FORMAT,
+    agentv.FORMAT,
+    eee.FORMAT,
+    apastra.FORMAT,
+    promptfoo.FORMAT,
+    lmeval.FORMAT,
+)
 FALLBACK: Format = FORMATS[0]
 ANALYZE_ITEMS: CaseMapper = _contract_cases
 """The per-item analysis the CLI's and the server's process pools run (`evalyaml.parallel`):

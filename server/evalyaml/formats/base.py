@@ -220,6 +220,28 @@ class NamedFiles(Protocol):
         """Every definition of one id in the index (see `Workspace.definitions_of`)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """A reference the index resolved: written in `holder`, naming `definition` in `path`."""
+
+    holder: Path
+    reference: Reference
+    path: Path
+    definition: Definition
+
+
+class ReferenceGraph(Protocol):
+    """The index's resolved references, for a format's rules about what a reference reaches
+    (a composite rubric that includes composites, a cycle of them). Every file walked through
+    here counts as observed: an edit to it re-runs the rules of the file that walked it."""
+
+    def edges(self, path: Path, origin: str) -> list[Resolved]:
+        """The references of one `origin` written in `path` that resolve, in file order."""
+
+    def analysis(self, path: Path) -> FileAnalysis | None:
+        """Another indexed file's own analysis."""
+
+
 class Format(Protocol):
     """One eval format. Implementations are plain module-level objects, one per package."""
 
@@ -271,6 +293,13 @@ class Format(Protocol):
         the cross-file rules and cached like them; re-run whenever a file it read changes.
         Never raises. Most formats return ()."""
 
+    def reference_findings(self, path: Path, analysis: FileAnalysis, resolved: list[Resolved],
+                           graph: ReferenceGraph, options: Options) -> Iterable[Finding]:
+        """Findings about what this file's resolved references reach, beyond the engine's own
+        (EY301-EY305): `resolved` are the references the engine resolved (a case pinned to
+        the newest version may be left out), `graph` walks further. Cached and re-run like
+        the cross-file rules. Never raises. Most formats return ()."""
+
     def analyze_stream(self, stream: BinaryIO, path: str | None, kind: Kind | None,
                        options: Options) -> FileAnalysis | None:
         """A file over the size limit, read as a stream in bounded memory (line files such as
@@ -287,6 +316,10 @@ class FormatBase:
     def cross_check(self, path: Path, analysis: FileAnalysis, files: NamedFiles,
                     options: Options) -> Iterable[Finding]:
         return ()  # its cross-file rules are the engine's, by id
+
+    def reference_findings(self, path: Path, analysis: FileAnalysis, resolved: list[Resolved],
+                           graph: ReferenceGraph, options: Options) -> Iterable[Finding]:
+        return ()
 
     def analyze_stream(self, stream: BinaryIO, path: str | None, kind: Kind | None,
                        options: Options) -> FileAnalysis | None:

@@ -30,10 +30,10 @@ def extra_fixes(finding: Finding, lines: LineIndex) -> list[Fix]:
             edit = edits[0]
             fixes.append(Fix(f"Pin to exact version @{resolved}",
                              (TextEdit(edit.span, f"@{resolved}"),)))
-    elif finding.code == "EY201" and finding.data.get("missing_key"):
-        inserted = insert_key(lines, finding.span, finding.data["missing_key"])
+    elif finding.data.get("insert_key"):  # a YAML mapping misses a required key
+        inserted = insert_key(lines, finding.span, finding.data["insert_key"])
         if inserted is not None:
-            fixes.append(Fix(f"Insert missing key '{finding.data['missing_key']}'",
+            fixes.append(Fix(f"Insert missing key '{finding.data['insert_key']}'",
                              (inserted,), preferred=True))
     return fixes
 
@@ -109,7 +109,7 @@ def code_actions(findings: list[Finding], wanted: Span, lines: LineIndex,
             continue
         for fix in (*finding.fixes, *extra_fixes(finding, lines)):
             actions.append(CodeAction(fix, (index,)))
-            if finding.code == "EY201":
+            if finding.data.get("insert_key"):
                 missing.append((index, finding, fix.edits[0]))
     by_owner: dict[tuple[Position, Position], list[tuple[int, Finding, TextEdit]]] = {}
     for item in missing:

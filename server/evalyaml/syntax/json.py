@@ -42,95 +42,38 @@ Decisions:
 
 from __future__ import annotations
 
-import json.decoder
-import re
-import unicodedata
-from collections.abc import Callable
-from typing import NoReturn, cast
-
 from evalyaml.core.findings import FindingSink, Fix, Related, TextEdit
+from evalyaml.syntax.json_slow import ReaderBase
+from evalyaml.syntax.json_tokens import (
+    _COLON,
+    _ITEM_NEXT,
+    _MEMBER,
+    _MEMBER_NEXT,
+    _TAGS,
+    _VALUE,
+    BOOL,
+    DUPLICATE_KEY,
+    FLOAT,
+    INT,
+    MAP,
+    NESTING,
+    NON_FINITE,
+    NULL,
+    SEQ,
+    STR,
+    SYNTAX,
+    TRAILING_COMMA,
+    _Note,
+    _Stop,
+    describe,
+)
 from evalyaml.syntax.parsed import MAX_DEPTH, ParsedText
 from evalyaml.syntax.recover import Hole, Mask, blank, max_holes
 from evalyaml.syntax.text import LineIndex
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
-# (value, end offset) of the string whose opening quote is just before the offset; C code.
-_scanstring: Callable[[str, int, bool], tuple[str, int]] = \
-    json.decoder.scanstring  # type: ignore[attr-defined]  # typeshed leaves it out
-
-_CORE = "tag:yaml.org,2002:"
-STR, INT, FLOAT, BOOL, NULL, MAP, SEQ = (
-    _CORE + name for name in ("str", "int", "float", "bool", "null", "map", "seq"))
-
-SYNTAX, DUPLICATE_KEY, NON_FINITE, TRAILING_COMMA, NESTING = (
-    "EY110", "EY111", "EY112", "EY113", "EY105")
-
-# --- tokens -------------------------------------------------------------------------------------
-# Each state has one pattern that takes the whitespace before a token and as much as it can of
-# the common case in one C call: in an object, ', "name": value' for a scalar value; in an
-# array, ', value'. Whatever a pattern does not take goes to a slow path that explains it.
-_WS = r"[ \t\n\r]*"
-_BODY = r'[^"\\\x00-\x1f\ud800-\udfff]*'  # a string needing no decoding and no check
-_INT = r"-?(?:0|[1-9][0-9]*)"
-_NUMBER_END = r"(?![.eE0-9])"
-# Six groups for a scalar: string, int, float, true, false, null.
-_SCALAR = (rf'"({_BODY})"|({_INT}){_NUMBER_END}'
-           rf"|({_INT}(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?){_NUMBER_END}|(true)|(false)|(null)")
-_NAME = rf'"({_BODY})":({_WS})'  # the space after the colon places the name
-_OPEN = r"(\{)|(\[)"
-# Where a value must come: 1-6 a scalar, 7 {, 8 [, 9 a string to decode, 10 ] (an empty
-# array, or after a trailing comma).
-_VALUE = re.compile(_WS + rf'(?:{_SCALAR}|{_OPEN}|(")|(\]))')
-# After an array item: 1-6 ', scalar', 7 ', {', 8 ', [', 9 ',', 10 ], 11 }.
-_ITEM_NEXT = re.compile(_WS + rf"(?:,{_WS}(?:{_SCALAR}|{_OPEN})|(,)|(\])|(\}}))")
-# The two member patterns agree on 1-11: 1 a name, 2 the space after its colon, then its value
-# when it is a scalar (3-8) or opens a container (9 {, 10 [); 11 a name and colon, before a
-# value of another kind.
-# Where a member must come (after '{' or ','): 12 } (an empty object, or after a trailing
-# comma), 13 a name without its colon, 14 a name to decode.
-_MEMBER = re.compile(
-    _WS + rf'(?:{_NAME}(?:{_SCALAR}|{_OPEN})|"({_BODY})":|(\}})|"({_BODY})"|("))')
-# After a member: 12 ',', 13 }, 14 ].
-_MEMBER_NEXT = re.compile(
-    _WS + rf'(?:,{_WS}{_NAME}(?:{_SCALAR}|{_OPEN})|,{_WS}"({_BODY})":|(,)|(\}})|(\]))')
-_COLON = re.compile(_WS + ":")
-_TAGS = (STR, INT, FLOAT, BOOL, BOOL, NULL)  # by scalar group
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_LAX_NUMBER = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
-_NON_FINITE = re.compile(r"[-+]?(?:NaN|Infinity)")
-_WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
-_WORD_TAIL = re.compile(r"[A-Za-z0-9_$.+-]*")
-_STRING_RUN = {'"': re.compile(r'[^"\\\x00-\x1f\ud800-\udfff]+'),
-               "'": re.compile(r"[^'\\\x00-\x1f\ud800-\udfff]+")}
-_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r",
-            "t": "\t"}
-_HEX4 = re.compile(r"[0-9a-fA-F]{4}")
-_JSON_WS = frozenset(" \t\n\r")
-_OTHER_SPACE = frozenset("\ufeff\u200b\u2060\u180e")
-_CONTROL_NAMES = {"\t": "tab", "\x0b": "vertical tab", "\x0c": "form feed", "\x00": "NUL",
-                  "\x85": "NEXT LINE"}
-_LITERAL_HINTS = {"True": "true", "False": "false", "None": "null", "nil": "null",
-                  "undefined": "null", "TRUE": "true", "FALSE": "false", "NULL": "null"}
-
-
-_Related = tuple[tuple[int, int, str], ...]  # (start, end, message)
-_Fixes = tuple[tuple[str, int, int, str], ...]  # (title, start, end, new text)
-_Note = tuple[str, str, int, int, _Related, _Fixes]  # a finding in offsets: code, message, span
-
-
-class _Stop(Exception):
-    """A hard syntax error: the parse ends with this one finding."""
-
-    def __init__(self, start: int, end: int, message: str, *,
-                 related: _Related = (), code: str = SYNTAX) -> None:
-        super().__init__(message)
-        self.code = code
-        self.start = start
-        self.end = end
-        self.message = message
-        self.related = related
-
+__all__ = ["BOOL", "DUPLICATE_KEY", "FLOAT", "INT", "MAP", "NESTING", "NON_FINITE", "NULL",
+           "SEQ", "STR", "SYNTAX", "TRAILING_COMMA", "describe", "parse_json", "read_json"]
 
 
 def parse_json(text: str, sink: FindingSink, *, base_line: int = 0) -> ParsedText:
@@ -255,32 +198,8 @@ def _json_hole(lines: LineIndex, at: int, holes: list[Hole]) -> Hole | None:
                 False)
 
 
-def describe(text: str, pos: int) -> str:
-    """The character at `pos` as a message shows it."""
-    if pos >= len(text):
-        return "the end of the input"
-    char = text[pos]
-    if char in "\n\r":
-        return "the end of the line"
-    if char.isprintable() and not char.isspace():
-        word = _WORD.match(text, pos)
-        shown = word.group() if word and len(word.group()) <= 20 else char
-        return f"'{shown}'"
-    name = _CONTROL_NAMES.get(char) or unicodedata.name(char, "a control character")
-    return f"U+{ord(char):04X} ({name})"
-
-
-class _Reader:
-    __slots__ = ("n", "notes", "text")
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.n = len(text)
-        self.notes: list[_Note] = []
-
-    def note(self, code: str, message: str, start: int, end: int, *,
-             related: _Related = (), fixes: _Fixes = ()) -> None:
-        self.notes.append((code, message, start, end, related, fixes))
+class _Reader(ReaderBase):
+    __slots__ = ()
 
     def read(self) -> Node | None:
         """The loop: one state variable, the open containers on a stack, the hot paths inline.
@@ -463,328 +382,3 @@ class _Reader:
                 in_map, items, state = False, top.items, (2 if len(stack) > 1 else 5)
 
     # --- the rare paths -------------------------------------------------------------------------
-
-    def _check_keys(self, pairs: list[tuple[Node, Node]]) -> None:
-        named = cast("list[tuple[Scalar, Node]]", pairs)  # every name here is a string Scalar
-        if len({k.text for k, _ in named}) == len(named):
-            return
-        first: dict[str, Scalar] = {}
-        for key, _ in named:
-            earlier = first.setdefault(key.text, key)
-            if earlier is key:
-                continue
-            shown = _shown(key.text)
-            self.note(DUPLICATE_KEY,
-                      f"duplicate key '{shown}': JSON readers disagree on which value counts "
-                      f"(Python's json keeps the last, evalyaml checks the first); keep one",
-                      key.start, key.end,
-                      related=((earlier.start, earlier.end, f"first '{shown}' is here"),))
-
-    def _trailing_comma(self, comma: int, closer: str) -> None:
-        self.note(TRAILING_COMMA, f"trailing comma before '{closer}': JSON allows no comma "
-                  "after the last item", comma, comma + 1,
-                  fixes=(("Remove the trailing comma", comma, comma + 1, ""),))
-
-    def _extra_data(self, pos: int) -> None:
-        self.note(SYNTAX, f"expected the end of the input after the JSON value, found "
-                  f"{describe(self.text, pos)}; a JSON text holds exactly one value",
-                  pos, min(pos + 1, self.n))
-
-    def _bad_closer(self, pos: int, stack: list[Mapping | Sequence], *, in_map: bool
-                    ) -> NoReturn:
-        opener = stack[-1]
-        expected = "',' or '}' after a member" if in_map else "',' or ']' after an item"
-        raise _Stop(pos, pos + 1, f"expected {expected}, found {describe(self.text, pos)}",
-                    related=((opener.start, opener.start + 1,
-                              f"the {'object' if in_map else 'array'} starts here"),))
-
-    def skip(self, pos: int) -> int:
-        """Past JSON whitespace, and past comments and other whitespace, which are reported."""
-        text, n = self.text, self.n
-        while pos < n:
-            char = text[pos]
-            if char in _JSON_WS:
-                pos += 1
-            elif char == "/" and text.startswith("//", pos):
-                end = pos + 2
-                while end < n and text[end] not in "\r\n":
-                    end += 1
-                self._comment(pos, end)
-                pos = end
-            elif char == "/" and text.startswith("/*", pos):
-                close = text.find("*/", pos + 2)
-                if close < 0:
-                    raise _Stop(pos, pos + 2, "this comment is never closed: expected '*/' "
-                                "(and JSON allows no comments)")
-                self._comment(pos, close + 2)
-                pos = close + 2
-            elif char.isspace() or char in _OTHER_SPACE:
-                end = pos + 1
-                while end < n and (text[end].isspace() or text[end] in _OTHER_SPACE) \
-                        and text[end] not in _JSON_WS:
-                    end += 1
-                self.note(SYNTAX, f"{describe(text, pos)} is not whitespace in JSON; only "
-                          "spaces, tabs and line breaks may separate tokens", pos, end)
-                pos = end
-            else:
-                break
-        return pos
-
-    def _comment(self, start: int, end: int) -> None:
-        self.note(SYNTAX, "JSON allows no comments; remove it (or move the note into a "
-                  "string value)", start, end)
-
-    def _after_slow(self, pos: int, stack: list[Mapping | Sequence], *, in_map: bool
-                    ) -> tuple[int, int]:
-        """After an item or member, where the fast pattern found no ',' or closer: returns the
-        state and offset to go on from, or raises."""
-        value_end = pos
-        pos = self.skip(pos)
-        text, n = self.text, self.n
-        if pos > value_end and pos < n and text[pos] in ",]}":
-            return (4 if in_map else 2), pos  # past comments: the fast pattern again
-        self._check_number_tail(value_end, pos)
-        opener = stack[-1]
-        what = "object" if in_map else "array"
-        expected = "',' or '}' after a member" if in_map else "',' or ']' after an item"
-        if pos < n and (text[pos] == '"' if in_map else self._value_starts(pos)):
-            # Two well-formed items in a row: a comma is missing, and where is unambiguous.
-            self.note(SYNTAX, f"expected {expected}, found {describe(text, pos)}: a ',' is "
-                      "missing", value_end, value_end,
-                      fixes=(("Insert the missing ','", value_end, value_end, ","),))
-            return (1 if in_map else 0), pos
-        raise _Stop(pos, min(pos + 1, n), f"expected {expected}, found {describe(text, pos)}",
-                    related=((opener.start, opener.start + 1, f"the {what} starts here"),))
-
-    def _value_starts(self, pos: int) -> bool:
-        """Whether a well-formed value starts at `pos`: then a missing ',' or ':' before it is
-        the only reading, and the parse can go on."""
-        m = _VALUE.match(self.text, pos)
-        return m is not None and m.lastindex != 10  # not ']'
-
-    def _end(self, pos: int) -> None:
-        """After the root: only whitespace may follow."""
-        value_end = pos
-        pos = self.skip(pos)
-        if pos < self.n:
-            self._check_number_tail(value_end, pos)
-            self._extra_data(pos)
-
-    def _check_number_tail(self, value_end: int, pos: int) -> None:
-        """`0x1F`, `1_000`, `1e`: a number the fast patterns stopped short of."""
-        text = self.text
-        if pos != value_end or pos >= self.n or not text[pos - 1].isdigit():
-            return
-        tail = _tail(text, pos)
-        if tail == pos:
-            return
-        start = pos - 1
-        while start > 0 and text[start - 1] in "0123456789.eE+-":
-            start -= 1
-        raise _Stop(pos, pos + 1, f"invalid number '{_shown(text[start:tail])}': a JSON number "
-                    "is decimal digits with an optional '-', fraction and exponent")
-
-    def _colon_slow(self, pos: int, key: Scalar) -> tuple[int, int]:
-        pos = self.skip(pos)
-        text = self.text
-        if pos < self.n and text[pos] == ":":
-            return 0, pos + 1
-        found = describe(text, pos)
-        if self._value_starts(pos):
-            self.note(SYNTAX, f"expected ':' after the member name, found {found}: a ':' is "
-                      "missing", key.end, key.end,
-                      fixes=(("Insert the missing ':'", key.end, key.end, ":"),))
-            return 0, pos
-        raise _Stop(pos, min(pos + 1, self.n), f"expected ':' after the member name, found "
-                    f"{found}")
-
-    def _key_slow(self, pos: int, comma: int) -> tuple[int, int, Scalar | None]:
-        """Where a member name or '}' must come: returns (state, pos, the name if read)."""
-        start = pos
-        pos = self.skip(pos)
-        if pos > start:
-            return 1, pos, None  # the fast pattern gets another go
-        text = self.text
-        found = describe(text, pos)
-        if pos < self.n and text[pos] == "'":
-            key = self._quoted(pos, "'")
-            self.note(SYNTAX, "member names must be in double quotes, not single quotes",
-                      key.start, key.end)
-            return 3, key.end, key
-        word = _WORD.match(text, pos)
-        if word is not None and _COLON.match(text, word.end()):
-            name = word.group()
-            self.note(SYNTAX, f"member names must be strings in double quotes: write "
-                      f"'\"{name}\"'", pos, word.end(),
-                      fixes=(("Quote the name", pos, word.end(), f'"{name}"'),))
-            return 3, word.end(), Scalar(STR, pos, word.end(), name, '"')
-        expected = "a member name in double quotes" if comma >= 0 else \
-            "a member name in double quotes or '}'"
-        raise _Stop(pos, min(pos + 1, self.n), f"expected {expected}, found {found}")
-
-    def _value_slow(self, pos: int, stack: list[Mapping | Sequence], comma: int
-                    ) -> tuple[int, int, Node | None]:
-        """Where a value must come: returns (state, pos, the value if read)."""
-        start = pos
-        pos = self.skip(pos)
-        if pos > start:
-            return 0, pos, None
-        text, n = self.text, self.n
-        if pos >= n:
-            if len(stack) == 1:
-                raise _Stop(pos, pos, "expected a JSON value, found the end of the input"
-                            + (" (the text is empty)" if not text.strip() else ""))
-            opener = stack[-1]
-            what = "object" if isinstance(opener, Mapping) else "array"
-            raise _Stop(pos, pos, "expected a value, found the end of the input",
-                        related=((opener.start, opener.start + 1, f"the {what} starts here"),))
-        char = text[pos]
-        if char == "'":
-            node = self._quoted(pos, "'")
-            self.note(SYNTAX, "strings must be in double quotes, not single quotes",
-                      node.start, node.end)
-            return 2, node.end, node
-        non_finite = _NON_FINITE.match(text, pos)
-        if non_finite is not None and _tail(text, non_finite.end()) == non_finite.end():
-            raw = non_finite.group()
-            self.note(NON_FINITE, f"'{raw}' is not a JSON number: JSON has no NaN or infinity "
-                      "(Python's json reads them, most other readers refuse); write null or a "
-                      "string", pos, non_finite.end())
-            return 2, non_finite.end(), Scalar(FLOAT, pos, non_finite.end(), raw, "")
-        number = _LAX_NUMBER.match(text, pos)
-        if number is not None or char in "-+":
-            end = number.end() if number is not None else pos + 1
-            tail = _tail(text, end)
-            raw = text[pos:tail]
-            if number is None or tail > end:
-                bad = end if number is not None else pos + 1
-                raise _Stop(bad, min(bad + 1, n), f"invalid number '{_shown(raw)}': a JSON "
-                            "number is decimal digits with an optional '-', fraction and "
-                            "exponent")
-            self.note(SYNTAX, f"invalid number '{raw}': {_lax_number_problem(raw)}; Python's "
-                      "json and other strict readers refuse it", pos, end)
-            tag = FLOAT if any(c in raw for c in ".eE") else INT
-            return 2, end, Scalar(tag, pos, end, raw, "")
-        word = _WORD.match(text, pos)
-        hint = ""
-        if word is not None:
-            literal = _LITERAL_HINTS.get(word.group())
-            hint = f" (JSON writes this {literal})" if literal else \
-                " (strings must be in double quotes)"
-        raise _Stop(pos, pos + 1, f"expected a value, found {describe(text, pos)}{hint}")
-
-    def _string(self, start: int) -> Scalar:
-        """A double-quoted string at `start` that the fast pattern did not take."""
-        text = self.text
-        try:
-            value, end = _scanstring(text, start + 1, True)
-        except ValueError:
-            return self._quoted(start, '"')
-        if _SURROGATE.search(value):
-            return self._quoted(start, '"')  # again, to place the lone surrogates
-        return Scalar(STR, start, end, value, '"')
-
-    def _quoted(self, start: int, quote: str) -> Scalar:
-        """Decode a string by hand, reporting each problem at its place and keeping going."""
-        text, n = self.text, self.n
-        run = _STRING_RUN[quote].match
-        parts: list[str] = []
-        pos = start + 1
-        while True:
-            m = run(text, pos)
-            if m is not None:
-                parts.append(m.group())
-                pos = m.end()
-            if pos >= n or text[pos] in "\r\n":
-                raise _Stop(pos, pos, f"this string is not closed: expected '{quote}' before "
-                            f"{describe(text, pos)}", related=((start, start + 1,
-                                                                "the string starts here"),))
-            char = text[pos]
-            if char == quote:
-                return Scalar(STR, start, pos + 1, "".join(parts), '"')
-            if char == "\\":
-                pos = self._escape(pos, quote, parts)
-            elif char < " ":
-                self.note(SYNTAX, f"{describe(text, pos)} must be escaped inside a string "
-                          f"(write {_escaped(char)})", pos, pos + 1,
-                          fixes=(("Escape the character", pos, pos + 1, _escaped(char)),))
-                parts.append(char)
-                pos += 1
-            else:  # a lone surrogate in the text itself
-                self.note(SYNTAX, f"lone surrogate U+{ord(char):04X} in a string: it is not a "
-                          "Unicode character and cannot be written as UTF-8", pos, pos + 1)
-                parts.append(char)
-                pos += 1
-
-    def _escape(self, pos: int, quote: str, parts: list[str]) -> int:
-        """The escape at `pos` (a backslash): appends its value, returns the offset after it."""
-        text = self.text
-        if pos + 1 >= self.n or text[pos + 1] in "\r\n":
-            return pos + 1  # the caller reports the unclosed string
-        esc = text[pos + 1]
-        simple = _ESCAPES.get(esc)
-        if simple is not None:
-            parts.append(simple)
-            return pos + 2
-        if esc == quote:  # \' inside a single-quoted string, which is reported as a whole
-            parts.append(esc)
-            return pos + 2
-        if esc != "u":
-            shown = describe(text, pos + 1) if not esc.isprintable() else f"'\\{esc}'"
-            self.note(SYNTAX, f"invalid escape {shown}: JSON knows \\\" \\\\ \\/ \\b \\f \\n "
-                      "\\r \\t and \\uXXXX; write '\\\\' for a backslash", pos, pos + 2)
-            parts.append(text[pos:pos + 2])  # kept as written
-            return pos + 2
-        if not _HEX4.match(text, pos + 2):
-            end = pos + 2
-            while end < pos + 6 and end < self.n and text[end] in "0123456789abcdefABCDEF":
-                end += 1
-            self.note(SYNTAX, f"invalid escape '{text[pos:end]}': \\u needs four hexadecimal "
-                      "digits", pos, end)
-            parts.append(text[pos:end])
-            return end
-        code = int(text[pos + 2:pos + 6], 16)
-        if 0xD800 <= code <= 0xDBFF and text.startswith("\\u", pos + 6) \
-                and _HEX4.match(text, pos + 8):
-            low = int(text[pos + 8:pos + 12], 16)
-            if 0xDC00 <= low <= 0xDFFF:
-                parts.append(chr(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)))
-                return pos + 12
-        if 0xD800 <= code <= 0xDFFF:
-            advice = "pair it with a low surrogate" if code <= 0xDBFF else \
-                "it must follow a high surrogate"
-            self.note(SYNTAX, f"lone surrogate escape '{text[pos:pos + 6]}': it is not a "
-                      f"Unicode character, so the value cannot be written as UTF-8; {advice} "
-                      "or write the character itself", pos, pos + 6)
-        parts.append(chr(code))
-        return pos + 6
-
-
-def _lax_number_problem(raw: str) -> str:
-    digits = raw.lstrip("+-")
-    if raw.startswith("+"):
-        return "a JSON number cannot start with '+'"
-    if digits.startswith("."):
-        return "a JSON number needs a digit before '.'"
-    mantissa = digits.split("e")[0].split("E")[0]
-    if mantissa.endswith("."):
-        return "a JSON number needs a digit after '.'"
-    if len(mantissa) > 1 and mantissa[0] == "0" and mantissa[1] != ".":
-        return "a JSON number cannot have leading zeros"
-    return "not a JSON number"  # pragma: no cover - _LAX_NUMBER admits nothing else
-
-
-def _tail(text: str, pos: int) -> int:
-    """The end of the letters, digits and signs that stick to a token ending at `pos`."""
-    m = _WORD_TAIL.match(text, pos)
-    return m.end() if m is not None else pos
-
-
-def _escaped(char: str) -> str:
-    named = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
-    return named.get(char, f"\\u{ord(char):04x}")
-
-
-def _shown(text: str) -> str:
-    """A value short enough for a message."""
-    return text if len(text) <= 60 else text[:57] + "..."

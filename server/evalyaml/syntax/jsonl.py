@@ -13,7 +13,7 @@ Decisions:
 - A byte-order mark is skipped at the start of the file (as `parse_json` does) and reported at
   the start of any other row, where it is a stray character a JSON reader refuses.
 - Syntax only: that every row must be an object is a rule of the formats that use JSONL; they
-  call `require_objects` (EY200) when they want it.
+  call `require_objects` (with their code) when they want it.
 """
 
 from __future__ import annotations
@@ -88,13 +88,14 @@ def parse_jsonl(text: str, sink: FindingSink, *, cache: LineCache[RowTree] | Non
     return JsonlDoc(text, lines, rows)
 
 
-def require_objects(doc: JsonlDoc, sink: FindingSink, *, what: str = "each line") -> None:
-    """EY200 on every row whose value is not a JSON object, for formats whose rows are records.
-    """
+def require_objects(doc: JsonlDoc, sink: FindingSink, *, code: str,
+                    what: str = "each line") -> None:
+    """`code` (the format's "not a mapping", EY200 for those sharing the contract's) on every
+    row whose value is not a JSON object, for formats whose rows are records."""
     for row in doc.rows:
         root = row.root
         if root is not None and not isinstance(root, Mapping):
-            sink.add("EY200", f"{what} must be a JSON object; this one is {_kind(root)}",
+            sink.add(code, f"{what} must be a JSON object; this one is {_kind(root)}",
                      doc.span(row, root))
 
 

@@ -1,10 +1,11 @@
-"""Findings that need more than one file (EY301-EY308, EY305, EY310), for one file at a time.
+"""Findings that need more than one file (EY301-EY305, EY310, and each format's own), for one
+file at a time.
 
 Everything here reads the index through `IndexView` and returns, besides the findings, the set
-of files whose composite checks it walked (`observed`). The index keeps that set so that an edit
-to any file on a composite path re-checks exactly the files whose cycle findings went through
-it; dependencies through ids (resolution, newer versions, validation) are tracked by the index
-itself.
+of files a format's reference rules walked (`observed`, through `ReferenceGraph`) and the files
+its cross check read (`read`). The index keeps both so that an edit to any of them re-checks
+exactly the files whose findings went through it; dependencies through ids (resolution, newer
+versions) are tracked by the index itself.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 import logging
 import os
 import re
-from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,16 +24,12 @@ from evalyaml.core.model import Definition, FileAnalysis, Reference
 from evalyaml.core.options import Options
 from evalyaml.core.suggest import best
 from evalyaml.formats import format_of
+from evalyaml.formats.base import Resolved
 from evalyaml.syntax.text import Position, Span
 from evalyaml.workspace.named import RecordingFiles
 from evalyaml.workspace.resolve import Resolution, Status, newest_first
 
 _log = logging.getLogger(__name__)
-
-# A cycle of composites longer than this is reported as a cycle all the same, but the search
-# stops here so that a pathological workspace cannot make one file's check walk everything.
-MAX_CYCLE_SEARCH = 10_000
-
 
 class IndexView(Protocol):
     def resolve(self, ref: Reference) -> Resolution: ...
@@ -42,7 +38,7 @@ class IndexView(Protocol):
 
     def known_ids(self, kind: Kind) -> Iterable[str]: ...
 
-    def composite_edges(self, path: Path) -> list[Resolution]: ...
+    def edges(self, path: Path, origin: str) -> list[Resolution]: ...
 
     def analysis(self, path: Path) -> FileAnalysis | None: ...
 
@@ -68,6 +64,7 @@ class _Here:
     observed: set[Path]
     # did-you-mean per unknown (kind, id): 7,000 cases naming a renamed rubric rank once
     suggestions: dict[tuple[Kind, str], str | None] = field(default_factory=dict)
+    resolved: list[Resolved] = field(default_factory=list)  # for the format's reference rules
 
 
 def cross_findings(view: IndexView, path: Path, analysis: FileAnalysis,
@@ -93,8 +90,41 @@ def cross_findings(view: IndexView, path: Path, analysis: FileAnalysis,
         _duplicate_definition(view, path, definition, here.sink)
         if definition.kind.id_in_file_name:
             _file_name_hint(path, definition, here.sink)
+    _format_reference_findings(here)
     read = _format_cross_check(here, roots)
     return CrossResult(here.sink.findings, here.observed, read)
+
+
+class _Graph:
+    """`ReferenceGraph` over the index: each file walked is observed."""
+
+    def __init__(self, view: IndexView, observed: set[Path]) -> None:
+        self.view = view
+        self.observed = observed
+
+    def edges(self, path: Path, origin: str) -> list[Resolved]:
+        self.observed.add(path)
+        return [Resolved(path, r.reference, r.path, r.definition)
+                for r in self.view.edges(path, origin)
+                if r.path is not None and r.definition is not None]
+
+    def analysis(self, path: Path) -> FileAnalysis | None:
+        self.observed.add(path)
+        return self.view.analysis(path)
+
+
+def _format_reference_findings(here: _Here) -> None:
+    """The format's rules about what its resolved references reach; a bug in them costs
+    those findings, logged."""
+    kind = here.analysis.kind
+    if kind is None or not here.resolved:
+        return
+    graph = _Graph(here.view, here.observed)
+    try:
+        here.sink.findings.extend(format_of(kind).reference_findings(
+            here.path, here.analysis, here.resolved, graph, here.options))
+    except Exception:
+        _log.exception("the %s format's reference rules failed on %s", kind.format, here.path)
 
 
 def _format_cross_check(here: _Here, roots: Sequence[Path]) -> set[Path]:
@@ -145,6 +175,7 @@ def _reference_findings(here: _Here, ref: Reference, resolution: Resolution) -> 
     if not resolution.ok or resolution.definition is None or resolution.path is None:
         return
     target = resolution.definition
+    here.resolved.append(Resolved(here.path, ref, resolution.path, target))
     if not ref.target.versioned:
         return  # nothing to pin; a name resolves or it does not
     if ref.pin is None:
@@ -162,115 +193,6 @@ def _reference_findings(here: _Here, ref: Reference, resolution: Resolution) -> 
                  f"('@{ref.pin.text}' resolves to {target.version})", ref.span,
                  fixes=(Fix(f"Update pin to @{new_pin}", (edit,)),) if edit else (),
                  data={"newer": resolution.newer})
-    if ref.origin == "composite":
-        _composite_findings(here, ref, resolution)
-    elif ref.origin in ("llm_judge", "jury"):
-        _judge_validation(ref, target, here.options, sink)
-
-
-def _composite_findings(here: _Here, ref: Reference, resolution: Resolution) -> None:
-    view, path, analysis, sink = here.view, here.path, here.analysis, here.sink
-    observed = here.observed
-    assert resolution.path is not None and resolution.definition is not None
-    target_path, target = resolution.path, resolution.definition
-    hops = _find_cycle(view, target_path, path, observed)
-    if hops is not None:
-        own = _label(path, analysis)
-        names = [own, target.key]
-        related: list[Related] = []
-        for hop in hops:
-            hop_def = hop.definition
-            names.append(hop_def.key if hop_def else "?")
-            assert hop.path is not None
-            related.append(Related(
-                None if hop.reference_path == path else str(hop.reference_path),
-                hop.reference.span,
-                f"{_label(hop.reference_path, view.analysis(hop.reference_path))} includes "
-                f"{hop_def.key if hop_def else hop.reference.raw} here"))
-        cycle = " -> ".join(names)
-        sink.add("EY307", f"composite cycle: {cycle}; composite rubrics must not include each "
-                 "other", ref.span, related=tuple(related), data={"cycle": cycle})
-        return
-    if target.is_composite:
-        observed.add(target_path)
-        inner = _composite_refs(view.analysis(target_path))
-        including = f" (it includes {', '.join(r.raw for r in inner)})" if inner else ""
-        related_inner = tuple(
-            Related(None if target_path == path else str(target_path), r.span,
-                    f"{target.key} includes {r.raw} here") for r in inner)
-        sink.add("EY306", f"{target.key} is itself a composite rubric{including}; composites "
-                 "nest one level only: include its rubrics directly", ref.span,
-                 related=related_inner)
-
-
-@dataclass(frozen=True, slots=True)
-class _Hop:
-    """One composite reference on a cycle: in `reference_path`, resolving into `path`."""
-
-    reference_path: Path
-    reference: Reference
-    path: Path | None
-    definition: Definition | None
-
-
-def _find_cycle(view: IndexView, start: Path, goal: Path, observed: set[Path]
-                ) -> list[_Hop] | None:
-    """The shortest chain of composite references from `start` back to `goal`, or None.
-
-    Breadth-first, so the reported cycle is the shortest one, and the message is the same
-    whichever member is checked first.
-    """
-    parents: dict[Path, _Hop | None] = {start: None}
-    queue = deque([start])
-    while queue and len(parents) <= MAX_CYCLE_SEARCH:
-        node = queue.popleft()
-        observed.add(node)
-        if node == goal:
-            hops: list[_Hop] = []
-            step = parents[node]
-            while step is not None:
-                hops.append(step)
-                step = parents[step.reference_path]
-            hops.reverse()
-            return hops
-        for edge in view.composite_edges(node):
-            if edge.path is None or edge.path in parents:
-                continue
-            parents[edge.path] = _Hop(node, edge.reference, edge.path, edge.definition)
-            queue.append(edge.path)
-    return None
-
-
-def _composite_refs(analysis: FileAnalysis | None) -> list[Reference]:
-    if analysis is None:
-        return []
-    return [r for r in analysis.references if r.origin == "composite"]
-
-
-def _label(path: Path, analysis: FileAnalysis | None) -> str:
-    """A rubric file's name in a cycle: its definition's key, or the file name."""
-    if analysis is not None and len(analysis.definitions) == 1:
-        return analysis.definitions[0].key
-    return path.name
-
-
-def _judge_validation(ref: Reference, judge: Definition, options: Options,
-                      sink: FindingSink) -> None:
-    if not judge.has_validation:
-        sink.add("EY308", f"{judge.key} has no validation figures (tpr, tnr, validated_at): "
-                 "nobody has measured how well it agrees with human labels", ref.span,
-                 data={"reason": "missing"})
-        return
-    if judge.validated_at is None:
-        sink.add("EY308", f"{judge.key} has a validation block without a valid validated_at "
-                 "date, so its age is unknown", ref.span, data={"reason": "undated"})
-        return
-    age = (options.today - judge.validated_at).days
-    if age > options.freshness_days:
-        sink.add("EY308", f"{judge.key} was validated {age} days ago "
-                 f"({judge.validated_at.isoformat()}), more than the {options.freshness_days}-day "
-                 "limit; re-validate it", ref.span,
-                 data={"reason": "stale", "age_days": str(age)})
 
 
 def _duplicate_definition(view: IndexView, path: Path, definition: Definition,

@@ -461,11 +461,11 @@ class Workspace:
         with self._lock:
             return self.symbols.resolve(ref)
 
-    def composite_edges(self, path: Path) -> list[Resolution]:
-        """The resolved composite references of one rubric file (cached)."""
+    def edges(self, path: Path, origin: str) -> list[Resolution]:
+        """The resolved references of one origin in one file (cached)."""
         key = normalize(path)
         with self._lock:
-            return self.symbols.composite_edges(key, self._analysis_of(key))
+            return self.symbols.edges(key, self._analysis_of(key), origin)
 
     def known_ids(self, kind: Kind) -> list[str]:
         with self._lock:

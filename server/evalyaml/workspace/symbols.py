@@ -8,7 +8,8 @@ Four maps are built from the files' analyses:
 - readers: file -> the files whose format cross check read it (`Format.cross_check`), whether
   it existed then or not, indexed or not: a samples file, a grader prompt.
 
-Cross-file findings (EY301-EY308, EY305, EY310) are computed per file on demand and cached here.
+Cross-file findings (EY301-EY305, EY310 and the formats' own) are computed per file on demand
+and cached here.
 `swap` replaces one file's analysis and returns exactly the files whose findings may have
 changed: the file itself, the referrers and definers of every id whose definition changed, the
 observers of every file whose composite edges may have moved, files with an unresolved reference
@@ -75,7 +76,7 @@ class Symbols:
         self.referrers: dict[Key, set[Path]] = {}
         self.ids: dict[Kind, set[str]] = {}
         self.cross: dict[Path, list[Finding]] = {}
-        self.edges: dict[Path, list[Resolution]] = {}
+        self.edges_of: dict[Path, dict[str, list[Resolution]]] = {}
         self.observers: dict[Path, set[Path]] = {}
         self.observed: dict[Path, set[Path]] = {}
         self.readers: dict[Path, set[Path]] = {}
@@ -188,7 +189,7 @@ class Symbols:
     def invalidate(self, paths: Iterable[Path]) -> None:
         for path in paths:
             self.cross.pop(path, None)
-            self.edges.pop(path, None)
+            self.edges_of.pop(path, None)
             for seen in self.observed.pop(path, set()):
                 watchers = self.observers.get(seen)
                 if watchers is not None:
@@ -204,7 +205,7 @@ class Symbols:
 
     def clear_caches(self) -> None:
         self.cross.clear()
-        self.edges.clear()
+        self.edges_of.clear()
         self.observers.clear()
         self.observed.clear()
         self.readers.clear()
@@ -254,16 +255,17 @@ class Symbols:
         files = self.definers.get((kind, id), {})
         return sort_newest_first([(p, d) for p, defs in files.items() for d in defs])
 
-    def composite_edges(self, key: Path, analysis: FileAnalysis | None) -> list[Resolution]:
-        """The resolved composite references of one rubric file (cached)."""
-        cached = self.edges.get(key)
+    def edges(self, key: Path, analysis: FileAnalysis | None, origin: str) -> list[Resolution]:
+        """The resolved references of one origin in one file (cached until it changes)."""
+        by_origin = self.edges_of.setdefault(key, {})
+        cached = by_origin.get(origin)
         if cached is not None:
             return cached
         refs = analysis.references if analysis else []
-        edges = [res for r in refs if r.origin == "composite" and r.id is not None
+        found = [res for r in refs if r.origin == origin and r.id is not None
                  if (res := self.resolve(r)).ok]
-        self.edges[key] = edges
-        return edges
+        by_origin[origin] = found
+        return found
 
     def references_to(self, definition: Definition,
                       analysis_of: Callable[[Path], FileAnalysis | None],

@@ -14,6 +14,7 @@ import pytest
 
 from evalyaml.formats.eee import rows, spread
 from evalyaml.formats.eee.rows import check_row, check_samples, check_stream
+from evalyaml.syntax import bytelines
 from evalyaml.syntax.lines import LineCache
 from evalyaml.workspace.index import Workspace
 
@@ -48,7 +49,7 @@ def test_the_stream_equals_the_text(newline: str, chunk: int,
                                     monkeypatch: pytest.MonkeyPatch) -> None:
     lines = [*ROWS, "", "   ", '["x"]', "{broken", *ROWS[:2]]
     text = "\ufeff" + newline.join(lines) + newline
-    monkeypatch.setattr(rows, "_CHUNK", chunk)
+    monkeypatch.setattr(bytelines, "CHUNK", chunk)
     streamed = check_stream(io.BytesIO(text.encode("utf-8")), strict=False)
     assert _summary(streamed) == _summary(check_samples(text, strict=False, cache=None))
 

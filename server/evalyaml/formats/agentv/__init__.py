@@ -202,7 +202,7 @@ def _five_x_key(root: object) -> Mapping:
 
 def _cases_jsonl(text: str, sink: FindingSink, result: FileAnalysis) -> None:
     doc = parse_jsonl(text, sink)
-    require_objects(doc, sink, what="each line of an AgentV cases file")
+    require_objects(doc, sink, code="EY200", what="each line of an AgentV cases file")
     parsed = ParsedText(text, doc.lines, [], ok=True)
     facts = SuiteFacts()
     for row in doc.rows:

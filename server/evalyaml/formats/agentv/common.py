@@ -3,31 +3,23 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 
-from evalyaml.core.findings import FindingSink, Fix, TextEdit
+from evalyaml.core.context import RuleContext
+from evalyaml.core.findings import FindingSink
 from evalyaml.core.suggest import best_value, rank
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 
-class Context:
-    __slots__ = ("base", "parsed", "sink")
+class Context(RuleContext):
+    __slots__ = ("parsed",)
 
     def __init__(self, parsed: ParsedText, sink: FindingSink, base: int = 0) -> None:
+        super().__init__(parsed.lines, sink, base)  # base: a JSONL row's start in the file
         self.parsed = parsed
-        self.sink = sink
-        self.base = base  # where the tree's text starts in the file (a JSONL row)
-
-    def span(self, node: Node) -> Span:
-        return self.parsed.lines.span(self.base + node.start, self.base + node.end)
-
-    def point(self, node: Node) -> Span:
-        start = self.parsed.lines.position(self.base + node.start)
-        return Span(start, start)
 
     def at(self, key: Node, value: Node | None) -> Span:
         """The value, or its key when the value has no text of its own (`input:` alone)."""
@@ -36,21 +28,6 @@ class Context:
         if isinstance(value, (Mapping, Sequence)):
             return self.span(key)
         return self.span(value)
-
-    def add(self, code: str, message: str, span: Span, *, fixes: tuple[Fix, ...] = ()) -> None:
-        self.sink.add(code, message, span, fixes=fixes)
-
-    def rename_fix(self, key: Scalar, name: str) -> Fix:
-        return Fix(f"Rename to '{name}'", (TextEdit(self.span(key), quoted_like(key, name)),),
-                   preferred=True)
-
-
-def quoted_like(node: Scalar, text: str) -> str:
-    if node.style == '"':
-        return json.dumps(text, ensure_ascii=False)
-    if node.style == "'":
-        return "'" + text.replace("'", "''") + "'"
-    return text
 
 
 def scalar_value(node: Node | None) -> object:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from evalyaml.core.findings import FindingSink, Fix, TextEdit
+from evalyaml.core.findings import FindingSink, Fix, FixSafety, TextEdit
 from evalyaml.formats.agentv import rules
 from evalyaml.formats.agentv.common import rank_value
 from evalyaml.syntax.text import LineIndex, Span
@@ -29,7 +29,8 @@ def check_prompt(text: str, sink: FindingSink) -> None:
             new = rules.DEPRECATED_VARIABLES[name]
             sink.add("EY625", f"{{{{ {name} }}}} is deprecated: use {{{{ {new} }}}} (it still "
                      "works, but will be removed)", span,
-                     fixes=(Fix(f"Replace with '{new}'", (TextEdit(span, new),), preferred=True),))
+                     fixes=(Fix(f"Replace with '{new}'", (TextEdit(span, new),), preferred=True,
+                                safety=FixSafety.SAFE),))  # its one successor
         elif name not in _VALID:
             ranked = rank_value(name, rules.TEMPLATE_VARIABLES)
             hint = f"; did you mean '{ranked[0]}'?" if ranked else \

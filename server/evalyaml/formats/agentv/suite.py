@@ -13,57 +13,31 @@ recorded here as `Refs` in the analysis' facts and decided by the format's cross
 
 from __future__ import annotations
 
-import os
 import re
-from dataclasses import dataclass, field
 from pathlib import PurePath
 
+from evalyaml.core.context import quoted_like
 from evalyaml.core.findings import Fix, TextEdit
 from evalyaml.core.model import CaseSummary
 from evalyaml.core.suggest import rank
 from evalyaml.formats.agentv import rules
-from evalyaml.formats.agentv.common import Context, is_null, pairs, quoted_like, rank_value, text_of
+from evalyaml.formats.agentv.assertions import check_assertions
+from evalyaml.formats.agentv.common import Context, is_null, pairs, text_of
 from evalyaml.formats.agentv.depends import Dependency, check_dependencies
 from evalyaml.formats.agentv.execution import ignored_values_and_targets, suite_targets
-from evalyaml.formats.agentv.graders import check_grader_fields
-from evalyaml.formats.agentv.jsregex import js_regex_error
-from evalyaml.formats.agentv.meta import merge, plain, pretty, rubric_items, suite_payload
-from evalyaml.formats.agentv.rubrics import check_assertion_rubrics, check_inline_rubrics
+from evalyaml.formats.agentv.messages import check_messages
+from evalyaml.formats.agentv.meta import merge, plain, pretty, suite_payload
+from evalyaml.formats.agentv.rubrics import check_inline_rubrics
+from evalyaml.formats.agentv.suitefacts import ENV, SuiteFacts, SuiteRef
 from evalyaml.formats.agentv.testvars import check_vars
+from evalyaml.formats.agentv.workspaces import check_workspace
 from evalyaml.syntax.text import Span
-from evalyaml.syntax.tree import Mapping, Node, PyValue, Scalar, Sequence
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
+
+__all__ = ["SuiteFacts", "SuiteRef", "check_item", "check_suite", "check_test", "check_tests",
+           "check_workspace", "cross_test_rules", "duplicate_ids"]
 
 _NAME = re.compile(r"^[a-z0-9-]+$")
-_ENV = "${{"
-# A bare prompt that is a path: one line, no spaces, a Markdown or text suffix.
-_BARE_PATH = re.compile(r"^[^\s{}]+\.(?:md|markdown|txt|prompt)$", re.IGNORECASE)
-
-
-@dataclass(slots=True)
-class SuiteRef:
-    """A file the suite names: `role` is `prompt` (a `file://` grader prompt), `bare-prompt`
-    (a prompt string that looks like a path: sent as inline text), `cases` (`tests:` path or
-    `file://` entry), `type` (an assertion type that is no built-in grader kind)."""
-
-    role: str
-    name: str
-    span: Span
-    quote: str = ""  # the scalar's style, for a fix that keeps it
-    raw: str = ""  # the scalar's text as written
-    # A prompt's test as its grader sees it (input, expected_output, criteria, effective
-    # metadata, rubrics): what hover renders the prompt with. Plain values only.
-    context: dict[str, PyValue] | None = None
-
-
-@dataclass(slots=True)
-class SuiteFacts:
-    refs: list[SuiteRef] = field(default_factory=list)
-    test_ids: list[tuple[str, Span]] = field(default_factory=list)
-    depends: list[Dependency] = field(default_factory=list)
-    cases: list[CaseSummary] = field(default_factory=list)
-    suite_meta: dict[str, PyValue] = field(default_factory=dict)
-    suite_input_files: bool = False  # the suite has `input_files` (a list with a string)
-    current: dict[str, PyValue] | None = None  # the test being checked
 
 
 def check_suite(ctx: Context, root: Node | None, facts: SuiteFacts, *,
@@ -195,7 +169,7 @@ def _name_and_version(ctx: Context, values: dict[str, tuple[Scalar, Node]]) -> N
     if "name" in values:
         value = values["name"][1]
         name = text_of(value)
-        if name is not None and _ENV not in name and not _NAME.match(name):
+        if name is not None and ENV not in name and not _NAME.match(name):
             suggestion = re.sub(r"[^a-z0-9-]+", "-", name.lower()).strip("-")
             fixes = ((Fix(f"Replace with '{suggestion}'", (TextEdit(
                 ctx.span(value), quoted_like(value, suggestion) if isinstance(value, Scalar)
@@ -351,7 +325,7 @@ def _input_file_refs(ctx: Context, node: Node, facts: SuiteFacts) -> None:
         return
     for item in node.items:
         name = text_of(item)
-        if name and isinstance(item, Scalar) and _ENV not in name and "{{" not in name:
+        if name and isinstance(item, Scalar) and ENV not in name and "{{" not in name:
             facts.refs.append(SuiteRef("input-file", name, ctx.span(item), item.style,
                                        item.text))
 
@@ -397,247 +371,12 @@ def _expected_output(ctx: Context, key: Scalar, value: Node, facts: SuiteFacts) 
                 ctx.at(key, value))
 
 
-def check_messages(ctx: Context, messages: Sequence, where: str,
-                   facts: SuiteFacts | None = None) -> None:
-    for message in messages.items:
-        if not isinstance(message, Mapping):
-            ctx.add("EY609", f"each message in '{where}' must be a mapping with 'role' and "
-                    "'content' (\"Message must be an object\")", ctx.span(message))
-            continue
-        values = {key.text: (key, value) for key, value in pairs(message)}
-        role_pair = values.get("role")
-        role = text_of(role_pair[1]) if role_pair else None
-        if role not in rules.ROLES and role != "tool":
-            ranked = rank_value(role, rules.ROLES) if role else []
-            hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
-            span = ctx.at(*role_pair) if role_pair else ctx.span(message)
-            fixes = ((ctx.rename_fix(role_pair[1], ranked[0]),)
-                     if ranked and role_pair and isinstance(role_pair[1], Scalar) else ())
-            ctx.add("EY609", f"Invalid role '{role if role is not None else 'undefined'}'. "
-                    f"Must be one of: {', '.join(rules.ROLES)}; the loader drops the "
-                    f"message{hint}", span, fixes=fixes)
-        content_pair = values.get("content")
-        if content_pair is None:
-            if "tool_calls" not in values:
-                ctx.add("EY609", "Missing or invalid 'content' field (must be a string, array, "
-                        "or object)", ctx.span(role_pair[0]) if role_pair else ctx.span(message))
-            continue
-        key, content = content_pair
-        if isinstance(content, Scalar) and isinstance(content.value, str):
-            _role_markers(ctx, content)
-        elif isinstance(content, Sequence):
-            for part in content.items:
-                _content_part(ctx, part, facts)
-        elif not isinstance(content, Mapping):
-            ctx.add("EY609", "Missing or invalid 'content' field (must be a string, array, or "
-                    "object)", ctx.at(key, content))
-
-
-def _content_part(ctx: Context, part: Node, facts: SuiteFacts | None) -> None:
-    if isinstance(part, Scalar) and isinstance(part.value, str):
-        _role_markers(ctx, part)
-        return
-    if not isinstance(part, Mapping):
-        ctx.add("EY609", "Content array items must be strings or objects", ctx.span(part))
-        return
-    values = {key.text: (key, value) for key, value in pairs(part)}
-    type_pair = values.get("type")
-    type_name = text_of(type_pair[1]) if type_pair else None
-    if type_name is None:
-        ctx.add("EY609", "Content object must have a 'type' field",
-                ctx.at(*type_pair) if type_pair else ctx.span(part))
-    if type_name == "file" and facts is not None:
-        value_pair = values.get("value")
-        name = text_of(value_pair[1]) if value_pair else None
-        if name is None or value_pair is None:
-            ctx.add("EY609", "File reference must have a 'value' field with the file path",
-                    ctx.at(*value_pair) if value_pair else ctx.span(part))
-        elif isinstance(value_pair[1], Scalar) and _ENV not in name:
-            facts.refs.append(SuiteRef("content-file", name, ctx.span(value_pair[1]),
-                                       value_pair[1].style, value_pair[1].text))
-    if type_name == "text":
-        value_pair = values.get("value")
-        if value_pair is None or text_of(value_pair[1]) is None:
-            ctx.add("EY609", "Content with type 'text' must have a 'value' field",
-                    ctx.at(*value_pair) if value_pair else ctx.span(type_pair[1])
-                    if type_pair else ctx.span(part))
-        elif isinstance(value_pair[1], Scalar):
-            _role_markers(ctx, value_pair[1])
-
-
-def _role_markers(ctx: Context, node: Scalar) -> None:
-    lowered = str(node.value).lower()
-    for marker in rules.ROLE_MARKERS:
-        if marker.lower() in lowered:
-            ctx.add("EY610", f"Content contains potential role marker '{marker}'. This may "
-                    "confuse agentic providers or cause prompt injection.", ctx.span(node))
-
-
-def check_assertions(ctx: Context, key: Scalar, value: Node, facts: SuiteFacts, *,
-                     where: str) -> None:
-    if not isinstance(value, Sequence):
-        if not is_null(value):
-            ctx.add("EY612", "'assertions' must be an array of assertion objects.",
-                    ctx.at(key, value))
-        return
-    for item in value.items:
-        if isinstance(item, Scalar) and isinstance(item.value, str):
-            if not item.value.strip():
-                ctx.add("EY612", "Empty string assertion item will be ignored.", ctx.span(item))
-            continue
-        if not isinstance(item, Mapping):
-            ctx.add("EY612", "Assertion item must be a string or an object with a type field.",
-                    ctx.span(item))
-            continue
-        check_assertion(ctx, item, facts, composite_member=False)
-
-
-def check_assertion(ctx: Context, item: Mapping, facts: SuiteFacts, *,
-                    composite_member: bool) -> None:
-    values = {key.text: (key, value) for key, value in pairs(item)}
-    type_pair = values.get("type")
-    raw = text_of(type_pair[1]) if type_pair else None
-    if raw is None:
-        ctx.add("EY613", "Assertion item is missing a 'type' field.",
-                ctx.at(*type_pair) if type_pair else ctx.span(pairs(item)[0][0])
-                if item.pairs else ctx.span(item))
-        return
-    assert type_pair is not None
-    type_node = type_pair[1]
-    kind = raw.replace("_", "-")
-    if composite_member and "_" in raw and kind in rules.GRADER_KINDS:
-        ctx.add("EY634", f"composite members need a kebab-case type: '{raw}' is skipped inside a "
-                f"composite (write '{kind}')", ctx.span(type_node),
-                fixes=(ctx.rename_fix(type_node, kind),) if isinstance(type_node, Scalar) else ())
-        return
-    if kind in rules.DEPRECATED_GRADER_KINDS:
-        new = rules.DEPRECATED_GRADER_KINDS[kind]
-        ctx.add("EY635", f"assertion type '{raw}' is deprecated: the loader skips this grader; "
-                f"use '{new}'",
-                ctx.span(type_node), fixes=(ctx.rename_fix(type_node, new),)
-                if isinstance(type_node, Scalar) else ())
-        return
-    if kind not in rules.GRADER_KINDS:
-        if isinstance(type_node, Scalar) and _ENV not in raw:
-            facts.refs.append(SuiteRef("type", kind, ctx.span(type_node), type_node.style,
-                                      type_node.text))
-        return
-    if composite_member and "name" not in values:
-        ctx.add("EY634", "a composite member needs a 'name': the loader skips it",
-                ctx.span(type_pair[0]))
-    if kind in rules.STRING_VALUE_TYPES:
-        value_pair = values.get("value")
-        text = text_of(value_pair[1]) if value_pair else None
-        if text is None:
-            ctx.add("EY614", f"Assertion type '{kind}' requires a 'value' field (string).",
-                    ctx.at(*value_pair) if value_pair else ctx.span(type_node))
-            return
-        if not text and value_pair is not None:
-            ctx.add("EY614", f"an empty 'value': the loader skips this {kind} grader "
-                    f"(\"Skipping {kind} evaluator ...: missing value\")", ctx.span(value_pair[1]))
-            return
-        if kind == "regex" and value_pair is not None and _ENV not in text:
-            problem = js_regex_error(text)
-            if problem:
-                ctx.add("EY615", f"Invalid regex pattern '{text}': not a valid regular "
-                        f"expression ({problem})", ctx.span(value_pair[1]))
-    if kind in rules.ARRAY_VALUE_TYPES:
-        value_pair = values.get("value")
-        if value_pair is None or not isinstance(value_pair[1], Sequence) or \
-                not value_pair[1].items:
-            ctx.add("EY614", f"Assertion type '{kind}' requires a 'value' field (non-empty "
-                    "string array).", ctx.at(*value_pair) if value_pair else ctx.span(type_node))
-            return
-        if not any(text_of(item) is not None for item in value_pair[1].items):
-            ctx.add("EY614", f"'value' holds no string: the loader skips this {kind} grader "
-                    "(\"value must be a non-empty string array\")", ctx.span(value_pair[0]))
-            return
-    if not composite_member:
-        check_grader_fields(ctx, kind, values, type_node)
-    if "required" in values:
-        _required(ctx, *values["required"])
-    if "prompt" in values:
-        rubrics = values.get("rubrics") or values.get("criteria")
-        _prompt(ctx, values["prompt"][1], facts,
-                rubric_items(plain(rubrics[1])) if rubrics is not None else [])
-    # `type: rubrics` reads its items from `criteria:` (strings allowed); `llm-grader` and the
-    # legacy `rubric` from `rubrics:` (mappings only).
-    listed_name = "criteria" if kind == "rubrics" else "rubrics"
-    if kind in ("llm-grader", "rubrics", "rubric") and listed_name in values:
-        listed = values[listed_name][1]
-        if isinstance(listed, Sequence):
-            check_assertion_rubrics(ctx, listed, strings=kind == "rubrics")
-    if kind == "composite":
-        aggregator = values.get("aggregator")
-        if aggregator is not None and isinstance(aggregator[1], Mapping):
-            prompt = aggregator[1].get("prompt")
-            if prompt is not None:
-                _prompt(ctx, prompt, facts)
-        members = values.get("assertions") or values.get("evaluators")
-        if members is not None and isinstance(members[1], Sequence):
-            for member in members[1].items:
-                if isinstance(member, Mapping):
-                    check_assertion(ctx, member, facts, composite_member=True)
-
-
-def _required(ctx: Context, key: Scalar, value: Node) -> None:
-    raw = value.value if isinstance(value, Scalar) else None
-    if isinstance(raw, bool):
-        return
-    if isinstance(raw, (int, float)) and isinstance(value, Scalar):
-        if raw <= 0 or raw > 1:
-            ctx.add("EY616", f"Invalid 'required' value {value.text}. When a number, it must be "
-                    "between 0 (exclusive) and 1 (inclusive).", ctx.span(value))
-        return
-    ctx.add("EY616", "Invalid 'required' value. Must be a boolean or a number between 0 "
-            "(exclusive) and 1 (inclusive).", ctx.at(key, value))
-
-
-def _prompt(ctx: Context, value: Node, facts: SuiteFacts,
-            rubrics: list[PyValue] | None = None) -> None:
-    if isinstance(value, Mapping):
-        _prompt_command(ctx, value, facts)
-        return
-    text = text_of(value)
-    if text is None or not isinstance(value, Scalar) or _ENV in text:
-        return
-    if text.startswith("file://"):
-        context = dict(facts.current or {})
-        context["rubrics"] = rubrics or []
-        facts.refs.append(SuiteRef("prompt", text[len("file://"):], ctx.span(value), value.style,
-                                   value.text, context))
-    elif _BARE_PATH.match(text.strip()):
-        facts.refs.append(SuiteRef("bare-prompt", text.strip(), ctx.span(value), value.style,
-                                  value.text))
-
-
-def _prompt_command(ctx: Context, value: Mapping, facts: SuiteFacts) -> None:
-    """`prompt: {command: [bun, run, prompt.ts]}`: the last argument is resolved like a prompt
-    file (search roots) and must exist, or the loader throws and skips the test; the script is
-    never read or run here."""
-    pair = value.pair("command") or value.pair("script")
-    command = pair[1] if pair else None
-    if not isinstance(command, Sequence) or not command.items:
-        if not (isinstance(command, Scalar) and isinstance(command.value, str)
-                and _ENV in command.value):
-            ctx.add("EY636", "a prompt object needs a 'command' array (\"prompt object requires "
-                    "command array\"): the loader refuses this grader and skips the test",
-                    ctx.at(pair[0], command) if pair else ctx.span(pairs(value)[0][0])
-                    if value.pairs else ctx.span(value))
-        return
-    last = command.items[-1]
-    name = text_of(last)
-    if name and isinstance(last, Scalar) and _ENV not in name:
-        facts.refs.append(SuiteRef("prompt-command", name, ctx.span(last), last.style,
-                                   last.text))
-
-
 def _depends_on(ctx: Context, test_id: str, value: Node, facts: SuiteFacts) -> None:
     if not isinstance(value, Sequence):
         return
     for item in value.items:
         name = text_of(item)
-        if name is not None and _ENV not in name:
+        if name is not None and ENV not in name:
             facts.depends.append(Dependency(test_id, name, ctx.span(item)))
 
 
@@ -672,96 +411,3 @@ def _conversation(ctx: Context, values: dict[str, tuple[Scalar, Node]]) -> None:
                 span = ctx.at(pair[0], value) if pair else ctx.span(pairs(turn)[0][0]) \
                     if turn.pairs else ctx.span(turn)
                 ctx.add("EY617", "Each turn must have a non-empty input", span)
-
-
-_SCRIPT_SUFFIXES = (".mjs", ".cjs", ".js", ".ts", ".sh", ".bash", ".zsh", ".py", ".rb", ".pl")
-
-
-def _workspace_paths(ctx: Context, value: Mapping, facts: SuiteFacts) -> None:
-    """`workspace-path-validator.ts`: the template and hook scripts must exist (relative to the
-    suite's folder, a hook's `cwd` first). Checked in the cross check; never run."""
-    template = value.get("template")
-    name = text_of(template)
-    if name and isinstance(template, Scalar) and _ENV not in name and "{{" not in name:
-        facts.refs.append(SuiteRef("workspace-path", name, ctx.span(template), template.style,
-                                   template.text))
-    hooks = value.get("hooks")
-    if not isinstance(hooks, Mapping):
-        return
-    for hook_name in ("before_all", "before_each", "after_each", "after_all"):
-        hook = hooks.get(hook_name)
-        if not isinstance(hook, Mapping):
-            continue
-        cwd = text_of(hook.get("cwd")) or "."
-        command = hook.get("command") or hook.get("script")
-        if not isinstance(command, Sequence):
-            continue
-        for arg in command.items:
-            text = text_of(arg)
-            # `{{workspace_path}}` and friends are filled in when the hook runs
-            # (`script-executor.ts`); `agentv validate` reports them, wrongly.
-            if text is None or not isinstance(arg, Scalar) or _ENV in text or "{{" in text or \
-                    "{{" in cwd or \
-                    not (text.startswith(("./", "../")) or text.endswith(_SCRIPT_SUFFIXES)):
-                continue
-            facts.refs.append(SuiteRef("workspace-path",
-                                       text if cwd == "." else os.path.join(cwd, text),
-                                       ctx.span(arg), arg.style, arg.text))
-
-
-def check_workspace(ctx: Context, key: Scalar | None, value: Node,
-                    facts: SuiteFacts | None = None) -> None:
-    if isinstance(value, Scalar) and isinstance(value.value, str) and value.value.strip():
-        # `workspace: shared/workspace.yaml`: the loader throws when it is missing
-        # ("Workspace file not found"), agentv validate says "Failed to load".
-        if facts is not None and _ENV not in value.value:
-            facts.refs.append(SuiteRef("workspace-file", value.value, ctx.span(value),
-                                       value.style, value.text))
-        return
-    if not isinstance(value, Mapping):
-        return
-    if facts is not None:
-        _workspace_paths(ctx, value, facts)
-    docker = value.get("docker")
-    repos = value.get("repos")
-    if isinstance(repos, Sequence):
-        for repo in repos.items:
-            if not isinstance(repo, Mapping):
-                continue
-            source = repo.get("source")
-            checkout = repo.get("checkout")
-            clone = repo.get("clone")
-            head = ctx.span(pairs(repo)[0][0]) if repo.pairs else ctx.span(repo)
-            # `repo:` is the published 4.42 CLI's spelling of a source (after the seed commit).
-            if not isinstance(source, Mapping) and not isinstance(docker, Mapping) and \
-                    repo.get("repo") is None:
-                ctx.add("EY618", "repos[].source is required for non-Docker workspaces. "
-                        "Source-less repos are only valid when workspace.docker is configured "
-                        "(repo exists inside the container).", head)
-            if isinstance(source, Mapping) and isinstance(checkout, Mapping):
-                resolve = checkout.pair("resolve")
-                if text_of(source.get("type")) == "local" and resolve is not None and \
-                        text_of(resolve[1]) is not None:
-                    ctx.add("EY619", "checkout.resolve has no effect for a local source. Use "
-                            "source.type to choose where the repo comes from; keep checkout.ref, "
-                            "checkout.base_commit, or checkout.ancestor only when pinning a "
-                            "local source.", ctx.span(resolve[0]))
-            if isinstance(checkout, Mapping) and isinstance(clone, Mapping):
-                ancestor = checkout.get("ancestor")
-                depth = clone.get("depth")
-                if isinstance(ancestor, Scalar) and isinstance(depth, Scalar):
-                    a, d = ancestor.value, depth.value
-                    if isinstance(a, (int, float)) and isinstance(d, (int, float)) and \
-                            not isinstance(a, bool) and not isinstance(d, bool) and d < a + 1:
-                        ctx.add("EY619", f"clone.depth ({depth.text}) may be insufficient for "
-                                f"checkout.ancestor ({ancestor.text}). Recommend depth >= "
-                                f"{int(a) + 1}.", ctx.span(depth))
-    hooks = value.get("hooks")
-    after_each = hooks.get("after_each") if isinstance(hooks, Mapping) else None
-    isolation = text_of(value.get("isolation"))
-    if isinstance(after_each, Mapping) and isolation == "per_test":
-        reset = after_each.pair("reset")
-        if reset is not None and isinstance(reset[1], Scalar) and reset[1].value not in (
-                None, False, "", 0):
-            ctx.add("EY619", "hooks.after_each.reset is redundant with isolation: per_test "
-                    "(each test gets a fresh workspace).", ctx.span(reset[0]))

@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from evalyaml.core.context import RuleContext
 from evalyaml.core.findings import FindingSink
 from evalyaml.syntax.text import LineIndex, Span
 from evalyaml.syntax.tree import Mapping, Node, Scalar
 
 
-@dataclass(slots=True)
-class Context:
-    text: str  # the whole file
-    lines: LineIndex
-    sink: FindingSink
-    base: int = 0  # offset of the tree's text in the file (a JSONL row's first character)
+class Context(RuleContext):
+    __slots__ = ("text",)
 
-    def span(self, node: Node) -> Span:
-        return self.lines.span(self.base + node.start, self.base + node.end)
+    def __init__(self, text: str, lines: LineIndex, sink: FindingSink, base: int = 0) -> None:
+        super().__init__(lines, sink, base)  # base: a JSONL row's first character
+        self.text = text  # the whole file
 
     def sub(self, start: int, end: int) -> Span:
         """A span by offsets relative to the tree's text."""
-        return self.lines.span(self.base + start, self.base + end)
+        return self.offsets(start, end)
 
     def first_line(self, node: Node) -> Span:
         start = self.base + node.start

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
-from evalyaml.core.findings import Fix, Related, TextEdit
+from evalyaml.core.findings import Fix, FixSafety, Related, TextEdit
 from evalyaml.core.kinds import FormatKind
 from evalyaml.core.model import Definition, FileAnalysis, FileRef, Reference
 from evalyaml.formats.apastra import digests, pins, templates
@@ -295,11 +295,11 @@ def report(ctx: Context, value: Scalar, stored: str, computed: digests.Digests,
     if stored == computed.script:
         ctx.sink.add("EY805", f"this digest is compute-digest.sh's (non-ASCII text kept); "
                      f"runtime/digest.py escapes it and computes {computed.runtime}", span,
-                     fixes=(_fix(span, quote, computed.runtime),))
+                     fixes=(_fix(span, quote, computed.runtime, choice=True),))
     elif stored == computed.runtime:
         ctx.sink.add("EY805", f"this digest is runtime/digest.py's (non-ASCII text escaped); "
                      f"compute-digest.sh keeps it and computes {computed.script}", span,
-                     fixes=(_fix(span, quote, computed.script),))
+                     fixes=(_fix(span, quote, computed.script, choice=True),))
     else:
         ctx.sink.add("EY802", f"stale digest: {what} hashes to {computed.script} "
                      f"(compute-digest.sh) or {computed.runtime} (runtime/digest.py)", span,
@@ -307,11 +307,14 @@ def report(ctx: Context, value: Scalar, stored: str, computed: digests.Digests,
                             _fix(span, quote, computed.runtime, "runtime/digest.py's ")))
 
 
-def _fix(span: object, quote: str, digest: str, whose: str = "") -> Fix:
+def _fix(span: object, quote: str, digest: str, whose: str = "", *,
+         choice: bool = False) -> Fix:
+    """`choice`: both digests are right for one of Apastra's two implementations (EY805), so
+    only the author may swap them; `--fix` would swap them back and forth."""
     from evalyaml.syntax.text import Span
     assert isinstance(span, Span)
     return Fix(f"Replace with {whose}{digest[:15]}…", (TextEdit(span, f"{quote}{digest}{quote}"),),
-               preferred=not whose)
+               preferred=not whose, safety=FixSafety.NEVER if choice else FixSafety.BY_TITLE)
 
 
 def check_templates(ctx: Context, root: Node | None, kind: FormatKind,

@@ -8,13 +8,26 @@ contract (`analyze` with no kind) before it is left alone.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from pathlib import Path
 
 from evalyaml.core.codes import Code
+from evalyaml.core.findings import Finding
 from evalyaml.core.incremental import CaseCache, CaseMapper
 from evalyaml.core.kinds import FileKind, Kind
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
-from evalyaml.formats.base import HEAD_BYTES, Claim, FormatBase, NearMiss, Refusal, Tier
+from evalyaml.formats.base import (
+    HEAD_BYTES,
+    Claim,
+    FormatBase,
+    NearMiss,
+    ReferenceGraph,
+    Refusal,
+    Resolved,
+    Tier,
+)
+from evalyaml.formats.contract import cross
 from evalyaml.formats.contract.codes import CODES
 from evalyaml.formats.contract.detect import NotOurs, folder_kind, modeline_kind
 from evalyaml.formats.contract.ide import IDE
@@ -53,6 +66,10 @@ class ContractFormat(FormatBase):
         if has_questions_line(text):
             return Claim(FileKind.DATASET, Tier.SHAPE, "it has a root 'questions' list")
         return None
+
+    def reference_findings(self, path: Path, analysis: FileAnalysis, resolved: list[Resolved],
+                           graph: ReferenceGraph, options: Options) -> Iterable[Finding]:
+        return cross.reference_findings(path, analysis, resolved, graph, options)
 
     def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
         match = _NEAR_QUESTIONS.search(text, 0, HEAD_BYTES)

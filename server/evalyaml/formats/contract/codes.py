@@ -1,4 +1,4 @@
-"""The contract's codes: its datasets, rubrics and judges (EY2xx, EY300, EY306-EY310, EY4xx).
+"""The contract's codes: its datasets, rubrics and judges (EY2xx, EY300, EY306-EY309, EY4xx).
 
 Each code's class decides its severity (`core.codes.severity_of`); its `Recovery` says how
 its findings behave beside a YAML syntax error; its section in `docs/diagnostics.md` says what
@@ -43,8 +43,6 @@ CODES: tuple[Code, ...] = (
          WHOLE),
     Code("EY308", "unvalidated-judge", C, "A referenced judge has no or stale validation.", WHOLE),
     Code("EY309", "unknown-bundle", C, "A case names a bundle that is not configured.", LOCAL),
-    Code("EY310", "file-name-mismatch", H, "The file name does not mention the id it defines.",
-         WHOLE),
     Code("EY400", "unknown-template-variable", C, "A judge template uses an unknown variable.",
          WHOLE),
     Code("EY401", "levels-without-names", C, "`score_type: levels` without `level_names`.",

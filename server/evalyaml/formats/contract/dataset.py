@@ -22,8 +22,9 @@ from evalyaml.core.model import CaseSummary, Reference
 from evalyaml.core.options import Options
 from evalyaml.core.schemas import known_properties, schema, subschema
 from evalyaml.core.suggest import did_you_mean
-from evalyaml.core.validate import Path, SchemaReporter, likely_typos
+from evalyaml.core.validate import Path
 from evalyaml.formats.contract.refscan import collect_reference
+from evalyaml.formats.contract.schema_report import SchemaReporter, likely_typos
 from evalyaml.formats.contract.schemas import precheck, validator
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.text import Span

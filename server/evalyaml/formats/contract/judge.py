@@ -18,8 +18,9 @@ from evalyaml.core.model import Definition
 from evalyaml.core.options import Options
 from evalyaml.core.schemas import schema
 from evalyaml.core.suggest import best_value
-from evalyaml.core.validate import Located, Path, SchemaReporter, likely_typos
+from evalyaml.core.validate import Located, Path
 from evalyaml.formats.contract.identity import check_version
+from evalyaml.formats.contract.schema_report import SchemaReporter, likely_typos
 from evalyaml.formats.contract.schemas import validator
 from evalyaml.formats.contract.words import TEMPLATE_VARIABLES
 from evalyaml.syntax.parsed import ParsedText

@@ -19,9 +19,10 @@ from evalyaml.core.kinds import FileKind
 from evalyaml.core.model import CheckSummary, Definition, Reference
 from evalyaml.core.schemas import schema
 from evalyaml.core.suggest import best
-from evalyaml.core.validate import Path, SchemaReporter, likely_typos, locate
+from evalyaml.core.validate import Path, locate
 from evalyaml.formats.contract.identity import check_version
 from evalyaml.formats.contract.refscan import collect_reference
+from evalyaml.formats.contract.schema_report import SchemaReporter, likely_typos
 from evalyaml.formats.contract.schemas import CHECK_KINDS, validator
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.tree import Budget, Mapping, Node, PyValue, Scalar, Sequence, to_python

@@ -25,6 +25,7 @@ from evalyaml.core.model import CaseSummary
 from evalyaml.formats.eee import fastpath, hashes, spread, versions
 from evalyaml.formats.eee.kinds import SAMPLES
 from evalyaml.formats.eee.schemacheck import SchemaCheck, json_type
+from evalyaml.syntax.bytelines import byte_lines
 from evalyaml.syntax.json import read_json
 from evalyaml.syntax.lines import LineCache, LineResult, split_lines
 from evalyaml.syntax.text import Position, Span
@@ -349,7 +350,6 @@ def _in_place(lines: list[str], hashes: array[int], strict: bool, state: EditSta
 MAX_LINE = 16 * 1024 * 1024
 """A streamed row longer than this is said to be too long, not read whole (a hostile 1 GB line
 costs a read, never its size in memory)."""
-_CHUNK = 1 << 20
 
 
 def check_stream(stream: BinaryIO, *, strict: bool, max_line: int = MAX_LINE) -> SamplesResult:
@@ -416,7 +416,7 @@ def _events(stream: BinaryIO, strict: bool, max_line: int
             ) -> Iterator[tuple[int, str | None, list[Finding]]]:
     """(line number, the row's text, []) for each non-blank row, in order; (line number, None,
     its findings) for a line that cannot be checked (too long, not UTF-8)."""
-    for number, raw, length in _lines(stream, max_line):
+    for number, raw, length in byte_lines(stream, max_line):
         if raw is None:
             sink = FindingSink(strict=strict)
             sink.add(TOO_LONG, f"this line is {length / (1024 * 1024):.0f} MB long, over the "
@@ -438,75 +438,6 @@ def _events(stream: BinaryIO, strict: bool, max_line: int
             yield number, text, []
 
 
-def _lines(stream: BinaryIO, max_line: int) -> Iterator[tuple[int, bytes | None, int]]:
-    """(line number, its bytes without the break, or None when longer than `max_line`, its
-    length). CR, LF and CRLF each end one line."""
-    number = 0
-    pending = bytearray()
-    too_long = 0  # bytes of the current line once it passed max_line (then not kept)
-    last_cr = False
-    while chunk := stream.read(_CHUNK):
-        start = 0
-        if last_cr and chunk[:1] == b"\n":
-            start = 1  # the LF of a CRLF split between chunks
-        last_cr = False
-        if not too_long and b"\r" not in chunk:  # LF only: split in C, the common case
-            parts = (chunk[start:] if start else chunk).split(b"\n")
-            tail = parts.pop()
-            for part in parts:
-                line = part
-                if pending:
-                    pending += part
-                    line = bytes(pending)
-                    pending.clear()
-                yield (number, None, len(line)) if len(line) > max_line else \
-                    (number, line, len(line))
-                number += 1
-            if len(pending) + len(tail) > max_line:
-                too_long = len(pending) + len(tail)
-                pending.clear()
-            else:
-                pending += tail
-            continue
-        while True:
-            cut = _next_break(chunk, start)
-            if cut < 0:
-                piece = chunk[start:]
-                if too_long or len(pending) + len(piece) > max_line:
-                    too_long += len(pending) + len(piece)
-                    pending.clear()
-                else:
-                    pending += piece
-                break
-            piece = chunk[start:cut]
-            if too_long or len(pending) + len(piece) > max_line:
-                yield number, None, too_long + len(pending) + len(piece)
-            else:
-                pending += piece
-                yield number, bytes(pending), len(pending)
-            pending.clear()
-            too_long = 0
-            number += 1
-            if chunk[cut:cut + 1] == b"\r":
-                if cut + 1 < len(chunk):
-                    start = cut + 2 if chunk[cut + 1:cut + 2] == b"\n" else cut + 1
-                else:
-                    last_cr = True
-                    break
-            else:
-                start = cut + 1
-            if start >= len(chunk):
-                break
-    if too_long:
-        yield number, None, too_long + len(pending)
-    elif pending:
-        yield number, bytes(pending), len(pending)
-
-
-def _next_break(chunk: bytes, start: int) -> int:
-    lf = chunk.find(b"\n", start)
-    cr = chunk.find(b"\r", start, lf if lf >= 0 else len(chunk))
-    return cr if cr >= 0 else lf
 
 
 def _stray_bom(line: int, strict: bool) -> Iterable[Finding]:

@@ -12,12 +12,12 @@ misspelt key, by the rule of the missing key (`Typos.misspelt`), never twice.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from collections.abc import Mapping as MappingOf
 
-from evalyaml.core.findings import FindingSink, Fix, Related, TextEdit
+from evalyaml.core.context import RuleContext
+from evalyaml.core.findings import FindingSink
 from evalyaml.core.suggest import rank
 from evalyaml.formats.padosoft.values import items_of
 from evalyaml.syntax.parsed import ParsedText
@@ -27,17 +27,14 @@ from evalyaml.syntax.tree import Mapping, Node, Scalar
 INT_KEY = re.compile(r"-?(?:0|[1-9][0-9]*)")  # a PHP array key that is an integer
 
 
-class Context:
-    """One file's parse and sink, with the span helpers every rule uses."""
+class Context(RuleContext):
+    """One file's parse and sink, with the span helpers Padosoft's rules use."""
 
-    __slots__ = ("parsed", "sink")
+    __slots__ = ("parsed",)
 
     def __init__(self, parsed: ParsedText, sink: FindingSink) -> None:
+        super().__init__(parsed.lines, sink)
         self.parsed = parsed
-        self.sink = sink
-
-    def span(self, node: Node) -> Span:
-        return self.parsed.span(node)
 
     def value_span(self, key: Node, value: Node | None) -> Span:
         """The value, or its key when the value has no text of its own (`name:` alone)."""
@@ -87,20 +84,6 @@ class Context:
         start += len(text) - len(text.lstrip(" \t\ufeff"))
         return lines.span(start, lines.line_end(line))
 
-    def add(self, code: str, message: str, span: Span, *, related: tuple[Related, ...] = (),
-            fixes: tuple[Fix, ...] = ()) -> None:
-        self.sink.add(code, message, span, related=related, fixes=fixes)
-
-    def rename_fix(self, key: Scalar, name: str) -> Fix:
-        # A quoted key (JSON's always are) keeps its quotes: the names we suggest need no
-        # escaping, so only the characters inside change.
-        return Fix(f"Rename to '{name}'", (TextEdit(self.span(key), quoted_like(key, name)),),
-                   preferred=True)
-
-    def replace_fix(self, node: Node, text: str, title: str | None = None) -> Fix:
-        return Fix(title or f"Replace with {text}", (TextEdit(self.span(node), text),),
-                   preferred=True)
-
 
 def loop_items(ctx: Context, value: Node, *, file: str, key: str, validator: str
                ) -> list[Node]:
@@ -115,16 +98,6 @@ def loop_items(ctx: Context, value: Node, *, file: str, key: str, validator: str
                     f"at the key '{bad_key.text}' ({validator}() takes an integer index); "
                     f"write the {key} as a list of '- id: ...' items", ctx.span(bad_key))
     return items_of(value)
-
-
-def quoted_like(node: Scalar, text: str) -> str:
-    """`text` written the way `node` is: bare for a plain scalar, else as a JSON string (valid
-    in a YAML double-quoted scalar too) or a YAML single-quoted one."""
-    if node.style == '"':
-        return json.dumps(text, ensure_ascii=False)
-    if node.style == "'":
-        return "'" + text.replace("'", "''") + "'"
-    return text
 
 
 class Typos:

@@ -81,7 +81,7 @@ class PromptfooFormat(FormatBase):
             check_table(text, sink)
         elif kind is TESTS and lower.endswith(".jsonl"):
             doc = parse_jsonl(text, sink)
-            require_objects(doc, sink, what="each line of a promptfoo tests file")
+            require_objects(doc, sink, code="EY200", what="each line of a promptfoo tests file")
             parsed = ParsedText(text, doc.lines, [], ok=True)
             for index, row in enumerate(doc.rows):
                 if isinstance(row.root, Mapping):

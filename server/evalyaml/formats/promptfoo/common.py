@@ -3,34 +3,26 @@ did-you-mean message every unknown-key finding carries."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 
+from evalyaml.core.context import RuleContext, quoted_like
 from evalyaml.core.findings import FindingSink, Fix, TextEdit
 from evalyaml.core.suggest import best_value, rank
 from evalyaml.syntax.parsed import ParsedText
-from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import Mapping, Node, Scalar
 
+__all__ = ["Context", "is_null", "is_number", "is_ref", "pairs", "quoted_like", "suggest_value",
+           "text_of"]  # quoted_like: the shared one (core.context), as the rules import it
 
-class Context:
-    __slots__ = ("base", "external", "parsed", "sink")
+
+class Context(RuleContext):
+    __slots__ = ("external", "parsed")
 
     def __init__(self, parsed: ParsedText, sink: FindingSink, base: int = 0, *,
                  external: bool = False) -> None:
+        super().__init__(parsed.lines, sink, base)  # base: a JSONL row's start in the file
         self.parsed = parsed
-        self.sink = sink
-        self.base = base  # where the tree's text starts in the file (a JSONL row)
         self.external = external  # a tests file, not the config
-
-    def span(self, node: Node) -> Span:
-        return self.parsed.lines.span(self.base + node.start, self.base + node.end)
-
-    def offsets(self, start: int, end: int) -> Span:
-        return self.parsed.lines.span(self.base + start, self.base + end)
-
-    def add(self, code: str, message: str, span: Span, *, fixes: tuple[Fix, ...] = ()) -> None:
-        self.sink.add(code, message, span, fixes=fixes)
 
     def unknown_key(self, key: Scalar, allowed: Iterable[str], where: str) -> None:
         ranked = rank(key.text, allowed)
@@ -40,14 +32,6 @@ class Context:
                  fixes=tuple(Fix(f"Rename to '{r}'", (TextEdit(self.span(key),
                                                                quoted_like(key, r)),),
                                  preferred=i == 0) for i, r in enumerate(ranked[:3])))
-
-
-def quoted_like(node: Scalar, text: str) -> str:
-    if node.style == '"':
-        return json.dumps(text, ensure_ascii=False)
-    if node.style == "'":
-        return "'" + text.replace("'", "''") + "'"
-    return text
 
 
 def text_of(node: Node | None) -> str | None:

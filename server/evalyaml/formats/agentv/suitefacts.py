@@ -1,0 +1,43 @@
+"""What one AgentV suite's rules collect as they go: the files it names (`SuiteRef`) and
+the test ids, dependencies and case summaries the format's cross check and outline need.
+Apart from the rules so that the modules of rules can share it without importing each
+other."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from evalyaml.core.model import CaseSummary
+from evalyaml.formats.agentv.depends import Dependency
+from evalyaml.syntax.text import Span
+from evalyaml.syntax.tree import PyValue
+
+ENV = "${{"  # an AgentV environment interpolation: its value is not known here
+
+
+@dataclass(slots=True)
+class SuiteRef:
+    """A file the suite names: `role` is `prompt` (a `file://` grader prompt), `bare-prompt`
+    (a prompt string that looks like a path: sent as inline text), `cases` (`tests:` path or
+    `file://` entry), `type` (an assertion type that is no built-in grader kind)."""
+
+    role: str
+    name: str
+    span: Span
+    quote: str = ""  # the scalar's style, for a fix that keeps it
+    raw: str = ""  # the scalar's text as written
+    # A prompt's test as its grader sees it (input, expected_output, criteria, effective
+    # metadata, rubrics): what hover renders the prompt with. Plain values only.
+    context: dict[str, PyValue] | None = None
+
+
+@dataclass(slots=True)
+class SuiteFacts:
+    refs: list[SuiteRef] = field(default_factory=list)
+    test_ids: list[tuple[str, Span]] = field(default_factory=list)
+    depends: list[Dependency] = field(default_factory=list)
+    cases: list[CaseSummary] = field(default_factory=list)
+    suite_meta: dict[str, PyValue] = field(default_factory=dict)
+    suite_input_files: bool = False  # the suite has `input_files` (a list with a string)
+    current: dict[str, PyValue] | None = None  # the test being checked
+
