@@ -18,6 +18,7 @@ from evalyaml.formats.base import Cursor
 from evalyaml.ide import lookup
 from evalyaml.ide.source import Source
 from evalyaml.syntax.text import Position, Span
+from evalyaml.workspace.adoption import glob_matches
 from evalyaml.workspace.index import Workspace, normalize
 from evalyaml.workspace.named import RecordingFiles
 
@@ -201,6 +202,10 @@ def file_referrers(workspace: Workspace, target: Path) -> list[NavTarget]:
     for holder in workspace.eval_files():
         analysis = workspace.analysis(holder)
         for ref in analysis.file_refs if analysis is not None else ():
+            if ref.glob:  # a pattern: the file is one of its matches
+                if wanted in (str(normalize(m)) for m in glob_matches(ref.candidates)):
+                    out.append(NavTarget(holder, ref.span))
+                continue
             if wanted not in (str(normalize(c)) for c in ref.candidates):
                 continue  # cheap: most paths name other files
             if workspace.named_file(ref.candidates, holder) == key:

@@ -156,6 +156,11 @@ def _record(result: FileAnalysis, facts: ConfigFacts, path: str | None, kind: Ki
     bases = [folder] if kind is CONFIG else _ancestors(folder, options.root)
     for ref in facts.refs:
         if is_glob(ref.name):
+            # The files a config's glob matches are adopted (never linked: no one file).
+            adopted = _adopted_kind(ref) if kind is CONFIG and not ref.from_holder else None
+            if adopted is not None:
+                result.file_refs.append(FileRef(ref.span, (os.path.normpath(folder / ref.name),),
+                                                adopted, glob=True))
             continue
         candidates = (os.path.normpath(folder / ref.name),) if ref.from_holder else \
             tuple(dict.fromkeys(os.path.normpath(base / ref.name) for base in bases))
