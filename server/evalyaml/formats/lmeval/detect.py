@@ -16,7 +16,9 @@ from pathlib import PurePath
 from evalyaml.formats.base import Claim, Tier
 from evalyaml.formats.lmeval.kinds import GROUP, TASK, TEMPLATE
 
-_TOP_KEY = re.compile(r"^[\"']?([A-Za-z_][A-Za-z0-9_]*)[\"']?[ \t]*:(?:[ \t]|\r?$)",
+# A key line indented by tabs is a YAML error (EY106) but still the author's top-level key: the
+# kind must not flip (a group read as a task) because its `group:` line has a tab in front.
+_TOP_KEY = re.compile(r"^\t*[\"']?([A-Za-z_][A-Za-z0-9_]*)[\"']?[ \t]*:(?:[ \t]|\r?$)",
                       re.MULTILINE)
 # Keys only lm-eval's TaskConfig/GroupConfig use (not `task`, `tag`, `metadata`, `description`).
 _DISTINCT = frozenset({
