@@ -5,10 +5,13 @@
 #   github-actions-sarif  for actions/checkout) with a fresh venv of this machine's python3 first
 #                         on PATH (for actions/setup-python: the recipe asks for 3.12); the `uses:`
 #                         steps (checkout, setup-python, upload-sarif) cannot run outside GitHub
+#   github-action         action.yml's steps, the install from the clone included
+#                         (tests/cli/action_runner.py plays GitHub's runner)
 #   pre-commit            the .pre-commit-config.yaml block in a scratch git repository, then
 #                         `pre-commit try-repo` (pre-commit from PyPI, in a scratch venv)
 # Everywhere, https://github.com/evalyaml/evalyaml is replaced by a clone of this repository's
-# committed HEAD tagged v0.1.0 (uncommitted changes are not part of it): that is the only change.
+# committed HEAD as its `main` branch (uncommitted changes are not part of it): that is the only
+# change.
 # Needs git, python3 and the package index (pip installs evalyaml's dependencies).
 # Prints PASS/FAIL lines and "N passed, N failed"; exits non-zero on any failure.
 set -euo pipefail
@@ -36,8 +39,8 @@ github=https://github.com/evalyaml/evalyaml
 local_url() { sed -e "s#$github\.git#file://$origin#g" -e "s#$github#file://$origin#g"; }
 
 git clone -q "$repo" "$origin"
-git -C "$origin" tag -f v0.1.0 > /dev/null
-echo "$github stands in as $origin (HEAD $(git -C "$origin" rev-parse --short HEAD), tagged v0.1.0)"
+git -C "$origin" checkout -q -B main
+echo "$github stands in as $origin (main at $(git -C "$origin" rev-parse --short HEAD))"
 
 # 1. Install from a clone.
 home=$scratch/home
@@ -68,7 +71,7 @@ run_steps() {  # NAME LOG: runs the recipe's run steps; a step's status is in $s
 log=$scratch/gha.log
 run_steps github-actions "$log"
 if [ "$(cat "$scratch/status.1")" = 0 ] && [ "$(cat "$scratch/status.2")" = 0 ]; then
-  pass "github-actions: pip install from the tag, then the check passes on examples/"
+  pass "github-actions: pip install from the default branch, then the check passes on examples/"
 else
   fail "github-actions on examples/: steps exited $(cat "$scratch/status.1") and $(cat "$scratch/status.2")" "$log"
 fi
@@ -96,6 +99,22 @@ then
   pass "github-actions-sarif: evalyaml.sarif is SARIF 2.1.0 with the EY205 result (check step exited $(cat "$scratch/status.2"))"
 else
   fail "github-actions-sarif" "$log"
+fi
+
+# The first-party action (action.yml, from the clone): every step as GitHub's runner runs a
+# composite action (tests/cli/action_runner.py), the install from the action's checkout
+# included; the `uses:` upload cannot run outside GitHub. The typo above is still in place.
+log=$scratch/action.log
+runner_python=python3
+if [ -x "$repo/.venv/bin/python" ]; then runner_python=$repo/.venv/bin/python; fi
+(PATH="$scratch/gha-python/bin:$PATH" "$runner_python" "$repo/tests/cli/action_runner.py" "$gha" \
+  --action "$origin/action.yml" --input args=--strict) > "$log" 2>&1 && rc=0 || rc=$?
+if [ "$rc" = 1 ] && grep -q "^--- step Install evalyaml from the action's checkout: exit 0$" "$log" &&
+  grep -q '^::error file=datasets/EY205-typo-expecteed_facts.yaml,line=9,' "$log" &&
+  grep -q '^--- step Fail on errors: exit 1$' "$log" && grep -q '"ruleId": "EY205"' "$gha/evalyaml.sarif"; then
+  pass "github-action: action.yml installs from its checkout, writes SARIF with EY205, annotates, fails"
+else
+  fail "github-action (exit $rc)" "$log"
 fi
 
 # 3. pre-commit: the config block as written, in a scratch repository of eval files.
@@ -126,7 +145,7 @@ if [ "$rc" = 1 ] && grep -q 'EY301' "$log"; then
 else
   fail "pre-commit with a staged error (exit $rc)" "$log"
 fi
-(cd "$pc" && "$scratch/pc-venv/bin/pre-commit" try-repo "$origin" evalyaml-check --ref v0.1.0 --all-files) > "$log" 2>&1 && rc=0 || rc=$?
+(cd "$pc" && "$scratch/pc-venv/bin/pre-commit" try-repo "$origin" evalyaml-check --ref main --all-files) > "$log" 2>&1 && rc=0 || rc=$?
 if [ "$rc" = 1 ] && grep -q 'EY301' "$log" && grep -q 'evalyaml check\.*Failed' "$log"; then
   pass "pre-commit try-repo: the hook, tried from the clone, fails on the same file"
 else
