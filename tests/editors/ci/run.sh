@@ -8,7 +8,9 @@
 #   github-action         action.yml's steps, the install from the clone included
 #                         (tests/cli/action_runner.py plays GitHub's runner)
 #   pre-commit            the .pre-commit-config.yaml block in a scratch git repository, then
-#                         `pre-commit try-repo` (pre-commit from PyPI, in a scratch venv)
+#                         `pre-commit try-repo` (pre-commit from PyPI, in a scratch venv), then
+#                         `pre-commit install` and real commits: a stale EEE checksum and a
+#                         rubric version bump are refused
 # Everywhere, https://github.com/evalyaml/evalyaml is replaced by a clone of this repository's
 # committed HEAD as its `main` branch (uncommitted changes are not part of it): that is the only
 # change.
@@ -151,6 +153,36 @@ if [ "$rc" = 1 ] && grep -q 'EY301' "$log" && grep -q 'evalyaml check\.*Failed' 
 else
   fail "pre-commit try-repo (exit $rc)" "$log"
 fi
+
+# 4. pre-commit installed as the repository's git hook (`pre-commit install`): real commits.
+git -C "$pc" rm -q --cached datasets/EY301-dangling-rubric-ref.yaml
+rm "$pc/datasets/EY301-dangling-rubric-ref.yaml"
+gitc() { git -C "$pc" -c user.name=ci -c user.email=ci@example.invalid "$@"; }
+gitc commit -q --no-verify -m "eval files" && (cd "$pc" && "$scratch/pc-venv/bin/pre-commit" install) > "$log" 2>&1
+# A samples file edited after its aggregate's checksum was written (only the samples staged):
+# the aggregate's EY721 refuses the commit.
+samples=eee/data/arith-demo/acme/tiny-model/3b1f6c2e-7a4d-4e8b-9c5f-2d1e0a9b8c7d_samples.jsonl
+echo >> "$pc/$samples"
+gitc add "$samples"
+(gitc commit -m "edit the samples") > "$log" 2>&1 && rc=0 || rc=$?
+if [ "$rc" != 0 ] && grep -q "^eee/data/arith-demo/acme/tiny-model/3b1f6c2e-7a4d-4e8b-9c5f-2d1e0a9b8c7d.json:55:17: error EY721 " "$log" &&
+  [ "$(git -C "$pc" rev-list --count HEAD)" = 1 ]; then
+  pass "pre-commit commit: a staged samples edit that stales the EEE checksum is refused (EY721 on the aggregate)"
+else
+  fail "pre-commit commit with a stale checksum (exit $rc)" "$log"
+fi
+gitc reset -q && gitc checkout -q -- "$samples"
+# A rubric's version bumped (only the rubric staged): the dataset's references no longer resolve.
+sed -i 's/^version: "1.0.0"/version: "2.0.0"/' "$pc/rubrics/order_status.yaml"
+gitc add rubrics/order_status.yaml
+(gitc commit -m "bump the rubric") > "$log" 2>&1 && rc=0 || rc=$?
+if [ "$rc" != 0 ] && grep -q '^datasets/support_faq.yaml:42:17: error EY302 no version of rubric/order_status matches @1.0.0; available: 2.0.0$' "$log" &&
+  [ "$(git -C "$pc" rev-list --count HEAD)" = 1 ]; then
+  pass "pre-commit commit: a rubric version bump is refused with the dataset's dangling rubric_ref (EY302)"
+else
+  fail "pre-commit commit with a rubric bump (exit $rc)" "$log"
+fi
+gitc reset -q && gitc checkout -q -- rubrics/order_status.yaml
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
