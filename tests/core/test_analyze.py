@@ -305,10 +305,12 @@ def test_prose_is_never_claimed_from_its_text(path: str) -> None:
 
 
 def test_strict_mode_changes_severity_only() -> None:
-    text = DATASET_MODELINE + "questions:\n  - id: a\n    inptu: b\n"
+    # A misspelt key (EY205) and a case with no input (EY201).
+    text = DATASET_MODELINE + "questions:\n  - id: a\n    inptu: b\n  - id: c\n"
     soft = analyze_text(text, "d.yaml", Options(today=TODAY))
     strict = analyze_text(text, "d.yaml", Options(today=TODAY, strict=True))
     assert rows(soft.findings) == rows(strict.findings)
+    assert [f.code for f in soft.findings] == ["EY205", "EY201"]
     assert [f.severity.label for f in soft.findings] == ["warning", "warning"]
     assert [f.severity.label for f in strict.findings] == ["error", "error"]
 

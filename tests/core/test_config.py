@@ -137,7 +137,7 @@ def test_freshness_days_from_config_drives_ey403(tmp_path: Path) -> None:
 
 def test_strict_from_config_and_its_override(tmp_path: Path) -> None:
     write(tmp_path, {"evalyaml.toml": "strict = true\n", "judges/j.yaml": STALE_JUDGE,
-                     "evals/d.yaml": "questions:\n  - id: a\n    inptu: b\n"})
+                     "evals/d.yaml": "questions:\n  - id: a\n    inptu: b\n  - id: c\n"})
 
     def severities(strict: bool | None) -> list[str]:
         result = check_paths([tmp_path], today=TODAY, strict=strict)

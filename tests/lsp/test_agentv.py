@@ -101,3 +101,33 @@ async def test_a_bare_prompt_path_gets_the_file_scheme_in_one_click(session: Ses
     assert edits_of(session, actions[0]) == {uri: [types.TextEdit(
         session.rng(uri, 4, 35, 62), '"file://prompts/support-grader.md"')]}
     session.close(uri)
+
+
+def _changes(edit: types.WorkspaceEdit) -> dict[str, list[types.TextEdit]]:
+    if edit.document_changes:
+        return {c.text_document.uri: list(c.edits) for c in edit.document_changes
+                if isinstance(c, types.TextDocumentEdit)}
+    return {uri: list(edits) for uri, edits in (edit.changes or {}).items()}
+
+
+async def test_a_test_id_and_its_depends_on_entries_rename_together(session: Session) -> None:
+    uri = session.open("agentv/evals/chain.eval.yaml", (
+        "tests:\n  - id: réglage\n    input: 😀 prepare\n    criteria: prepares\n"
+        "  - id: pay\n    input: buy\n    criteria: buys\n"
+        "    depends_on: [\"réglage\"]  # 😀\n"))
+    await session.diagnostics(uri)
+    prepared = await session.client.text_document_prepare_rename_async(
+        types.PrepareRenameParams(doc(uri), session.pos(uri, 7, 19)))
+    assert prepared == types.PrepareRenamePlaceholder(range=session.rng(uri, 7, 18, 25),
+                                                      placeholder="réglage")
+    found = await session.client.text_document_references_async(types.ReferenceParams(
+        text_document=doc(uri), position=session.pos(uri, 1, 9),
+        context=types.ReferenceContext(include_declaration=True)))
+    assert [(r.uri, r.range) for r in found or []] == [
+        (uri, session.rng(uri, 1, 8, 15)), (uri, session.rng(uri, 7, 18, 25))]
+    edit = await session.client.text_document_rename_async(
+        types.RenameParams(doc(uri), session.pos(uri, 1, 9), "setup"))
+    assert edit is not None
+    assert _changes(edit) == {uri: [types.TextEdit(session.rng(uri, 1, 8, 15), "setup"),
+                                    types.TextEdit(session.rng(uri, 7, 18, 25), "setup")]}
+    session.close(uri)

@@ -98,6 +98,18 @@ class Cursor:
 
 
 @dataclass(frozen=True, slots=True)
+class LocalName:
+    """A name scoped to one file (an AgentV test id, which `depends_on` entries of the same
+    suite name): where it is written at the cursor, its definition (None when nothing in the
+    file defines it) and every use; spans cover the name's characters, quotes excluded."""
+
+    name: str
+    at: Span
+    definition: Span | None
+    uses: tuple[Span, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Offer:
     """A completion a format offers: `new_text` replaces columns [start, end) of the cursor's
     line. `kind` is "property", "value" or "variable"."""
@@ -179,6 +191,9 @@ class FormatIde:
     # target in the targets file). (path, span of the definition) or None; reads go through
     # `files`.
     definition: Callable[[Cursor, NamedFiles], tuple[str, Span] | None] | None = None
+    # A name at the cursor whose definition and uses all lie in its own file (see `LocalName`):
+    # references and rename answer from it, not from the index.
+    local_name: Callable[[Cursor], LocalName | None] | None = None
     # A kind told by a line of the text, for a buffer no format claims yet (a new, unnamed
     # file): completion still knows what is being written. First match over all formats wins.
     shapes: tuple[tuple[re.Pattern[str], Kind], ...] = ()

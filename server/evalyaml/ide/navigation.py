@@ -14,7 +14,7 @@ from pathlib import Path
 from evalyaml.core.kinds import Kind
 from evalyaml.core.model import Definition, FileAnalysis
 from evalyaml.formats import format_of
-from evalyaml.formats.base import Cursor
+from evalyaml.formats.base import Cursor, LocalName
 from evalyaml.ide import lookup
 from evalyaml.ide.source import Source
 from evalyaml.syntax.text import Position, Span
@@ -75,6 +75,9 @@ class RenameTarget:
     kind: Kind
     id: str
     span: Span  # the id's characters at the cursor
+    # A name scoped to one file (`FormatIde.local_name`): that file and every place in it the
+    # name is written; empty for a name the index resolves across files.
+    local: tuple[tuple[Path, Span], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,28 +138,51 @@ def definition(workspace: Workspace, doc: Source, pos: Position) -> list[NavTarg
     return [NavTarget(resolution.path, resolution.definition.id_span)]
 
 
-def _format_definition(workspace: Workspace, doc: Source, pos: Position) -> NavTarget | None:
-    """The format's own answer (`FormatIde.definition`), reading through the workspace."""
+def _format_cursor(workspace: Workspace, doc: Source, pos: Position) -> Cursor | None:
     if doc.path is None:
         return None
     path = normalize(doc.path)
     analysis = workspace.analysis(path)
-    kind = analysis.kind if analysis is not None else None
-    if kind is None:
-        return None
-    answer = format_of(kind).ide.definition
-    if answer is None:
+    if analysis is None or analysis.kind is None:
         return None
     root = workspace.root_for(path).path
+    return Cursor(str(path), analysis.kind, doc.text, pos.line, pos.character, str(root),
+                  analysis)
+
+
+def _format_definition(workspace: Workspace, doc: Source, pos: Position) -> NavTarget | None:
+    """The format's own answer (`FormatIde.definition`), reading through the workspace."""
+    cursor = _format_cursor(workspace, doc, pos)
+    answer = format_of(cursor.kind).ide.definition if cursor is not None else None
+    if cursor is None or answer is None or cursor.path is None:
+        return None
+    root = Path(cursor.root) if cursor.root else Path(cursor.path).parent
     roots = [r.path for r in workspace.roots] or [root]
-    found = answer(Cursor(str(path), kind, doc.text, pos.line, pos.character, str(root),
-                          analysis), RecordingFiles(workspace, roots))
+    found = answer(cursor, RecordingFiles(workspace, roots))
     return NavTarget(Path(found[0]), found[1]) if found is not None else None
+
+
+def _local_name(workspace: Workspace, doc: Source, pos: Position
+                ) -> tuple[Path, Kind, LocalName] | None:
+    """A name scoped to the cursor's own file (`FormatIde.local_name`)."""
+    cursor = _format_cursor(workspace, doc, pos)
+    answer = format_of(cursor.kind).ide.local_name if cursor is not None else None
+    if cursor is None or answer is None or cursor.path is None:
+        return None
+    found = answer(cursor)
+    return (Path(cursor.path), cursor.kind, found) if found is not None else None
 
 
 def references(workspace: Workspace, doc: Source, analysis: FileAnalysis | None,
                pos: Position, include_declaration: bool) -> list[NavTarget]:
     """Every reference to the definition the cursor is about (and its id, if asked)."""
+    local = _local_name(workspace, doc, pos)
+    if local is not None:
+        path, _, name = local
+        if name.definition is None:
+            return []
+        return [NavTarget(path, span) for span in
+                ((name.definition,) if include_declaration else ()) + name.uses]
     target = _target(workspace, doc, analysis, pos)
     if target is None:
         return []
@@ -305,6 +331,13 @@ def rename_target(workspace: Workspace, doc: Source, analysis: FileAnalysis | No
                   pos: Position) -> RenameTarget | None:
     """The id at the cursor that can be renamed: a reference's (to an id defined somewhere) or
     a definition's own."""
+    local = _local_name(workspace, doc, pos)
+    if local is not None:
+        path, kind, name = local
+        if name.definition is None:
+            return None  # nothing to rename: the name is defined nowhere in its file
+        return RenameTarget(kind, name.name, name.at, tuple(
+            (path, span) for span in (name.definition, *name.uses)))
     found = _reference(workspace, doc, analysis, pos)
     if found is not None:
         ref = found.reference
@@ -325,8 +358,12 @@ def rename_target(workspace: Workspace, doc: Source, analysis: FileAnalysis | No
 def rename_edits(workspace: Workspace, target: RenameTarget, new_id: str
                  ) -> dict[Path, list[tuple[Span, str]]]:
     """Every place the id is written: each definition of it (all versions) and each reference
-    to it (any pin), in open and closed files."""
+    to it (any pin), in open and closed files; a file-scoped name's places in its file."""
     edits: dict[Path, list[tuple[Span, str]]] = {}
+    if target.local:
+        for path, span in target.local:
+            edits.setdefault(path, []).append((span, new_id))
+        return edits
     for path, found in workspace.definitions_of(target.kind, target.id):
         if found.alias:
             continue  # a file name: renamed by moving the file

@@ -149,9 +149,11 @@ def check_settled(host: Host, before: dict[str, int], uris: Iterable[str]) -> No
             raise JsonRpcContentModified(f"{uri} changed while the answer was computed")
 
 
-async def wait_index(host: Host, timeout: float = 10.0) -> None:
+async def wait_index(host: Host, timeout: float = 30.0) -> None:
     """Until the first full index is installed: a definition asked for right after start-up
-    would otherwise find nothing in the files not yet indexed and answer empty."""
+    would otherwise find nothing in the files not yet indexed and answer empty. An empty
+    answer reads as "this reference is broken", so the wait is long (the client shows the
+    index's progress meanwhile): 10 s was too short for 1,500 files on a busy 2-core machine."""
     deadline = asyncio.get_running_loop().time() + timeout
     while host.engine is not None and not host.engine.ready:
         if asyncio.get_running_loop().time() > deadline:

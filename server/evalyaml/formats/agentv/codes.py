@@ -7,7 +7,20 @@ triggers it and how to fix it.
 
 from __future__ import annotations
 
-from evalyaml.core.codes import KEY, LOCAL, WHOLE, Code, CodeClass, local_when, missing, reads
+import re
+
+from evalyaml.core.codes import (
+    KEY,
+    LOCAL,
+    WHOLE,
+    Code,
+    CodeClass,
+    Recovery,
+    Scope,
+    local_when,
+    missing,
+    reads,
+)
 
 B, C, A, H = CodeClass.BROKEN, CodeClass.CONTRACT, CodeClass.ADVICE, CodeClass.HINT
 
@@ -104,4 +117,14 @@ CODES: tuple[Code, ...] = (
          "deprecated, misplaced or empty).", LOCAL),
     Code("EY645", "agentv-unknown-target", C,
          "A suite names a target its targets file does not define.", LOCAL),
+    Code("EY646", "agentv-target-setting", C,
+         "A target setting its provider does not read: ignored (`agentv validate` warns).",
+         LOCAL),
+    Code("EY647", "agentv-target-field", B,
+         "A target field the resolver refuses: a camelCase name, a setting removed for its "
+         "provider, a `cli` target's command or healthcheck.",
+         # a field as written, but for a `cli` target's absent command or healthcheck source,
+         # which a hole beside it may hold
+         Recovery(Scope.LOCAL, hidden_when=re.compile(
+             r"requires 'command'|must have either 'url'"))),
 )

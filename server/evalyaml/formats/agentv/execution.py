@@ -47,8 +47,10 @@ def check_execution(ctx: Context, value: Node, targets: list[tuple[str, Scalar]]
             how = ("the loader logs \"Invalid execution.threshold\" and ignores it: the suite "
                    "has no pass mark") if suite else \
                 "the loader drops it without a word: the suite's threshold applies"
+            # a whole percentage (80 for 0.8); 1.5 is no percentage anyone writes
             hint = f"; did you mean {number / 100:g}?" if isinstance(number, (int, float)) \
-                and not isinstance(number, bool) and 1 < number <= 100 else ""
+                and not isinstance(number, bool) and 1 < number <= 100 \
+                and number == int(number) else ""
             ctx.add("EY638", f"'threshold: {shown}' is ignored: agentv reads a number between "
                     f"0 and 1; {how}{hint}", ctx.at(key, raw))
     if suite:

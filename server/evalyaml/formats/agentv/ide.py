@@ -18,7 +18,7 @@ from evalyaml.formats.agentv.graders import AGGREGATOR_TYPES
 from evalyaml.formats.agentv.kinds import CASES, PROMPT, SUITE
 from evalyaml.formats.agentv.meta import grader_values, render
 from evalyaml.formats.agentv.paths import prompt_candidates
-from evalyaml.formats.base import Cursor, FormatIde, NamedFiles, Offer, Tip
+from evalyaml.formats.base import Cursor, FormatIde, LocalName, NamedFiles, Offer, Tip
 from evalyaml.syntax.text import Position, Span
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -27,6 +27,10 @@ _ROLE = re.compile(r"^\s*(?:-\s+)?role\s*:\s*[\"']?(?P<word>[A-Za-z]*)$")
 _KEY = re.compile(r"^(?P<indent>\s*)(?P<dash>-\s+)?(?P<word>[A-Za-z_$]*)$")
 _LINE_KEY = re.compile(r"^(?P<indent>\s*)(?P<dash>-\s+)?(?P<key>[A-Za-z_$][\w$-]*)\s*:")
 _OPEN = re.compile(r"\{\{\s*(?P<word>[A-Za-z0-9_]*)$")
+_TARGET = re.compile(r"^\s*(?:-\s+)?(?:target|use_target)\s*:\s*[\"']?(?P<word>[\w.-]*)$")
+_TARGETS = re.compile(r"^\s*targets\s*:\s*\[(?:[^\]]*,)?\s*[\"']?(?P<word>[\w.-]*)$")
+_DEPENDS = re.compile(r"^\s*depends_on\s*:\s*\[(?:[^\]]*,)?\s*[\"']?(?P<word>[\w.-]*)$")
+_ITEM = re.compile(r"^\s*-\s+[\"']?(?P<word>[\w.-]*)$")
 _TESTS = ("tests", "eval_cases", "evalcases")
 _KEY_DOCS = {
     "id": "The test's id: results, baselines and `depends_on` name it.",
@@ -62,6 +66,9 @@ def offers(cursor: Cursor) -> list[Offer] | None:
             return [Offer(name, name, start, end, "value", "composite aggregator")
                     for name in AGGREGATOR_TYPES]
         return _types(cursor, start, end)
+    names = _names(cursor, lines, before)
+    if names is not None:
+        return names
     match = _ROLE.match(before)
     if match:
         start = match.start("word")
@@ -71,6 +78,31 @@ def offers(cursor: Cursor) -> list[Offer] | None:
     if match:
         return _keys(cursor, lines, match)
     return None
+
+
+def _names(cursor: Cursor, lines: list[str], before: str) -> list[Offer] | None:
+    """Names the suite refers to: a test id in `depends_on` (this suite's tests), a target in
+    `target`, `use_target` or a `targets` list (the targets file the CLI would read)."""
+    line = lines[cursor.line]
+    item = _ITEM.match(before)
+    parent = _parent_key(lines, cursor.line) if item else None
+    depends = _DEPENDS.match(before) or (item if parent == "depends_on" else None)
+    if depends is not None:
+        facts = cursor.analysis.facts if cursor.analysis is not None else {}
+        ids = facts.get("agentv.test_ids")
+        start, end = depends.start("word"), _word_end(line, cursor.character)
+        return [Offer(name, name, start, end, "value", "test of this suite")
+                for name in dict.fromkeys(i for i, _ in ids if isinstance(ids, list))] \
+            if isinstance(ids, list) else []
+    target = _TARGET.match(before) or _TARGETS.match(before) or \
+        (item if parent == "targets" else None)
+    if target is None or cursor.path is None or cursor.files is None:
+        return None
+    folders = [Path(p) for p in prompt_candidates(Path(cursor.path).parent, ".", cursor.root)]
+    found = targetrefs.discover(folders, cursor.files)
+    defined = targetrefs.defined(found, cursor.files) if found is not None else None
+    start, end = target.start("word"), _word_end(line, cursor.character)
+    return [Offer(name, name, start, end, "value", "target") for name in defined or ()]
 
 
 def _word_end(line: str, column: int) -> int:
@@ -137,6 +169,35 @@ def definition(cursor: Cursor, files: NamedFiles) -> tuple[str, Span] | None:
             return str(found_file), names[ref.name]
         return None
     return None
+
+
+def local_name(cursor: Cursor) -> LocalName | None:
+    """A test id at the cursor, on its test's `id` or in a `depends_on` list: ids are per suite
+    (`depends_on` names a test of the same suite), so its definition and uses are all here."""
+    if cursor.kind is not SUITE or cursor.analysis is None:
+        return None
+    facts = cursor.analysis.facts
+    ids, depends = facts.get("agentv.test_ids"), facts.get("agentv.depends")
+    ids = ids if isinstance(ids, list) else []
+    depends = depends if isinstance(depends, list) else []
+    here = Position(cursor.line, cursor.character)
+    name = next((n for n, span in (*ids, *depends) if span.contains(here)), None)
+    if name is None:
+        return None
+    at = next(span for n, span in (*ids, *depends) if n == name and span.contains(here))
+    defined = next((span for n, span in ids if n == name), None)
+    return LocalName(name, _unquoted(at, name),
+                     _unquoted(defined, name) if defined is not None else None,
+                     tuple(_unquoted(span, name) for n, span in depends if n == name))
+
+
+def _unquoted(span: Span, name: str) -> Span:
+    """The name's own characters: a quoted scalar's span less its quotes."""
+    if span.start.line == span.end.line and \
+            span.end.character - span.start.character == len(name) + 2:
+        return Span(Position(span.start.line, span.start.character + 1),
+                    Position(span.end.line, span.end.character - 1))
+    return span
 
 
 def custom_types(path: str | None, root: str | None) -> list[str]:
@@ -269,4 +330,4 @@ def _candidates(cursor: Cursor, name: str) -> list[str]:
     return list(prompt_candidates(Path(cursor.path).parent, name, cursor.root))
 
 
-IDE = FormatIde(offers=offers, hover=hover, definition=definition)
+IDE = FormatIde(offers=offers, hover=hover, definition=definition, local_name=local_name)

@@ -4,14 +4,15 @@ is a mapping with a `targets` list; each target a mapping with a non-empty `name
 A provider that is no built-in one may be a custom provider, a script in an ancestor
 `.agentv/providers/` (`provider-discovery.ts`): the cross check looks.
 
-Per-provider settings lists and the CLI provider's command placeholders are not checked yet: an
-unknown setting is only ever a warning upstream, and silence is never a false finding.
+Each target's own settings (per provider, camelCase names, a `cli` target's command and
+healthcheck) are `targetsettings.py`'s.
 """
 
 from __future__ import annotations
 
 from evalyaml.formats.agentv.common import Context, pairs, text_of
 from evalyaml.formats.agentv.suite import SuiteFacts, SuiteRef
+from evalyaml.formats.agentv.targetsettings import check_settings
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 KNOWN_PROVIDERS = (
@@ -68,3 +69,4 @@ def _target(ctx: Context, target: Mapping, facts: SuiteFacts) -> None:
     if grader is not None and not (isinstance(grader[1], Scalar)
                                    and isinstance(grader[1].value, str)):
         ctx.add("EY641", "Invalid 'grader_target' field (must be a string)", ctx.at(*grader))
+    check_settings(ctx, target, provider[1] if provider else None)

@@ -14,6 +14,7 @@ from pathlib import Path
 from evalyaml.core.findings import Finding, FindingSink, Related
 from evalyaml.core.model import Definition, FileAnalysis
 from evalyaml.core.options import Options
+from evalyaml.core.suggest import best
 from evalyaml.formats.apastra import digests, rules
 from evalyaml.formats.apastra.context import Context
 from evalyaml.formats.apastra.kinds import DATASET, EVALUATOR, PROMPT, SUITE
@@ -186,9 +187,11 @@ def _inputs(analysis: FileAnalysis, files: NamedFiles, sink: FindingSink) -> Non
             more = f" and {len(case_ids) - 3} more" if len(case_ids) > 3 else ""
             spans = prompt[1].facts.get("placeholder_spans")
             at = spans.get(name) if isinstance(spans, dict) else None
+            near = best(name, {k for c in case_ids for k in inputs.get(c, ())} - set(used))
+            hint = f"; did you mean '{{{{{near}}}}}'?" if near else ""
             sink.add("EY809", f"prompt '{prompt_id}' uses '{{{{{name}}}}}' but dataset "
                      f"'{ref.id}' gives no input '{name}' (case {shown}{more}): Apastra leaves "
-                     "it in the prompt as written", ref.span,
+                     f"it in the prompt as written{hint}", ref.span,
                      related=(Related(str(prompt[0]), at if isinstance(at, Span)
                                       else Span.point(0, 0),
                                       f"'{{{{{name}}}}}' in the prompt"),))

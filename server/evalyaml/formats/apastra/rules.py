@@ -14,6 +14,7 @@ from pathlib import PurePath
 from evalyaml.core.findings import Fix, FixSafety, Related, TextEdit
 from evalyaml.core.kinds import FormatKind
 from evalyaml.core.model import Definition, FileAnalysis, FileRef, Reference
+from evalyaml.core.suggest import best
 from evalyaml.formats.apastra import digests, pins, templates
 from evalyaml.formats.apastra.context import Context, string_at
 from evalyaml.formats.apastra.kinds import (
@@ -401,8 +402,13 @@ def _quick_eval_inputs(ctx: Context, root: Mapping,
             nth = node.text[:placeholder.start].count(literal)
             span = ctx.inner(node, placeholder.start, placeholder.end, literal, nth)
             names = ", ".join(f"'{c}'" for c, _ in missing[:5])
+            given = {k.text for _, inputs in missing for k, _ in
+                     (inputs.pairs if isinstance(inputs, Mapping) else ())
+                     if isinstance(k, Scalar)}
+            near = best(placeholder.name, given - {p.name for p, _ in found})
+            hint = f"; did you mean '{{{{{near}}}}}'?" if near else ""
             ctx.sink.add("EY809", f"no input '{placeholder.name}' in case {names}: "
-                         f"Apastra leaves '{literal}' in the prompt as written", span,
+                         f"Apastra leaves '{literal}' in the prompt as written{hint}", span,
                          related=tuple(Related(None, ctx.first_line(n), "this case's inputs")
                                        for _, n in missing[:5]))
 

@@ -24,7 +24,7 @@ from evalyaml.core.schemas import known_properties, schema, subschema
 from evalyaml.core.suggest import did_you_mean
 from evalyaml.core.validate import Path
 from evalyaml.formats.contract.refscan import collect_reference
-from evalyaml.formats.contract.schema_report import SchemaReporter, likely_typos
+from evalyaml.formats.contract.schema_report import SchemaReporter
 from evalyaml.formats.contract.schemas import precheck, validator
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.text import Span
@@ -257,18 +257,18 @@ def analyze_case(
         _expansion_finding(parsed, limit.node, sink)
         return CaseSummary(case_id, parsed.span(case), None), None
     reporter = SchemaReporter(FileKind.DATASET, parsed.lines, sink, describe=describe, skip=skip)
+    span = parsed.span(case)
+    if isinstance(case, Mapping):
+        reporter.open_typos(case, case_keys(options), where=label)
+        expected = case.get("expected")
+        if isinstance(expected, Mapping):
+            expected_schema = subschema(FileKind.DATASET, "/$defs/case/properties/expected")
+            reporter.open_typos(expected, expected_schema.get("properties", {}),
+                                where=f"'expected' of {label}", path=("expected",))
     reporter.run(validator(FileKind.DATASET, "/$defs/case"), value, case,
                  precheck=precheck(FileKind.DATASET, "/$defs/case"))
-    span = parsed.span(case)
     if not isinstance(case, Mapping):
         return CaseSummary(None, span, None), None
-    keys = case_keys(options)
-    likely_typos(case, keys, parsed.lines, sink, where=label)
-    expected = case.get("expected")
-    if isinstance(expected, Mapping):
-        expected_schema = subschema(FileKind.DATASET, "/$defs/case/properties/expected")
-        likely_typos(expected, expected_schema.get("properties", {}), parsed.lines, sink,
-                     where=f"'expected' of {label}")
     bundle, bundle_span = _check_bundle(case, parsed, options, sink)
     for bundle_name, bundle_schema in options.bundles.items():
         if bundle_name == bundle:
@@ -321,10 +321,9 @@ def analyze_dataset_root(parsed: ParsedText, root: Mapping, options: Options, si
     def describe(path: Path) -> str:
         return "the dataset" if path == () else f"'{path[-1]}'"
 
-    SchemaReporter(FileKind.DATASET, parsed.lines, sink, describe=describe).run(
-        validator(FileKind.DATASET), value, root)
-    likely_typos(root, schema(FileKind.DATASET)["properties"], parsed.lines, sink,
-                 where="the dataset")
+    reporter = SchemaReporter(FileKind.DATASET, parsed.lines, sink, describe=describe)
+    reporter.open_typos(root, schema(FileKind.DATASET)["properties"], where="the dataset")
+    reporter.run(validator(FileKind.DATASET), value, root)
 
 
 def _duplicate_ids(ids: list[tuple[str | None, Span | None]], options: Options) -> list[Finding]:

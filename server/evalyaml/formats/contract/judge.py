@@ -20,7 +20,7 @@ from evalyaml.core.schemas import schema
 from evalyaml.core.suggest import best_value
 from evalyaml.core.validate import Located, Path
 from evalyaml.formats.contract.identity import check_version
-from evalyaml.formats.contract.schema_report import SchemaReporter, likely_typos
+from evalyaml.formats.contract.schema_report import SchemaReporter
 from evalyaml.formats.contract.schemas import validator
 from evalyaml.formats.contract.words import TEMPLATE_VARIABLES
 from evalyaml.syntax.parsed import ParsedText
@@ -65,9 +65,10 @@ def analyze_judge(
         return False
 
     value = to_python(root, budget)
-    SchemaReporter(FileKind.JUDGE, lines, sink, describe=describe, skip=skip,
-                   overrides=overrides).run(validator(FileKind.JUDGE), value, root)
-    likely_typos(root, schema(FileKind.JUDGE)["properties"], lines, sink, where="the judge")
+    reporter = SchemaReporter(FileKind.JUDGE, lines, sink, describe=describe, skip=skip,
+                              overrides=overrides)
+    reporter.open_typos(root, schema(FileKind.JUDGE)["properties"], where="the judge")
+    reporter.run(validator(FileKind.JUDGE), value, root)
     version, version_span = check_version(root, lines, sink)
     template = root.get("template")
     if isinstance(template, Scalar) and isinstance(template.value, str):

@@ -22,7 +22,7 @@ from evalyaml.core.suggest import best
 from evalyaml.core.validate import Path, locate
 from evalyaml.formats.contract.identity import check_version
 from evalyaml.formats.contract.refscan import collect_reference
-from evalyaml.formats.contract.schema_report import SchemaReporter, likely_typos
+from evalyaml.formats.contract.schema_report import SchemaReporter
 from evalyaml.formats.contract.schemas import CHECK_KINDS, validator
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.tree import Budget, Mapping, Node, PyValue, Scalar, Sequence, to_python
@@ -67,10 +67,9 @@ def analyze_rubric(
         )
 
     value = to_python(root, budget)
-    SchemaReporter(FileKind.RUBRIC, lines, sink, describe=describe, skip=skip).run(
-        validator(FileKind.RUBRIC), value, root
-    )
-    likely_typos(root, schema(FileKind.RUBRIC)["properties"], lines, sink, where="the rubric")
+    reporter = SchemaReporter(FileKind.RUBRIC, lines, sink, describe=describe, skip=skip)
+    reporter.open_typos(root, schema(FileKind.RUBRIC)["properties"], where="the rubric")
+    reporter.run(validator(FileKind.RUBRIC), value, root)
     version, version_span = check_version(root, lines, sink)
 
     references: list[Reference] = []

@@ -52,9 +52,17 @@ class SchemaReporter:
         # one mistake, so it is not also reported missing (two quick fixes, renaming the key and
         # inserting it, would write the key twice).
         self._renamed: set[tuple[Path, str]] = set()
+        self._closed_paths: set[Path] = set()  # objects whose unknown keys EY204 has said
 
     def span(self, node: Node) -> Span:
         return self.lines.span(node.start, node.end)
+
+    def open_typos(self, mapping: Mapping, known: Iterable[str], *, where: str,
+                   path: Path = ()) -> None:
+        """EY205 on an open object's likely typos, before `run`: the key a rename supplies is
+        then not also reported missing (its EY201 fix would insert the key the rename writes)."""
+        for suggestion in likely_typos(mapping, known, self.lines, self.sink, where=where):
+            self._renamed.add((path, suggestion))
 
     def first_line(self, node: Node) -> Span:
         line = self.lines.position(node.start).line
@@ -114,6 +122,8 @@ class SchemaReporter:
                 continue
             self._said.add(("required", path, name))
             where = self.describe(path)
+            if self._misspelt(name, path, located, error.schema, where):
+                continue
             self.sink.add(
                 "EY201",
                 f"{where} is missing required key '{name}'" if where else
@@ -161,10 +171,37 @@ class SchemaReporter:
             fixes=fixes,
         )
 
+    def _misspelt(self, name: str, path: Path, located: Located, schema: Any,
+                  where: str) -> bool:
+        """A missing required key written close by under a key the object does not know
+        (`knid:` for `kind:` in a check whose kind is therefore unknown): one finding, on the
+        misspelling, whose rename is the fix (EY205, as for an open object's typo)."""
+        node = located.node
+        if not isinstance(node, Mapping) or path in self._closed_paths:
+            return False
+        allowed = known_properties(self.kind, schema) if isinstance(schema, dict) else {}
+        strays = {k.text: k for k in node.key_nodes() if k.text not in allowed}
+        near = best(name, strays)
+        if near is None:
+            return False
+        key = strays[near]
+        self._renamed.add((path, name))
+        self.sink.add(
+            "EY205",
+            f"unknown key '{key.text}' in {where or 'here'}; did you mean '{name}'? (an "
+            "unknown key is ignored, so its value has no effect)",
+            self.span(key),
+            fixes=(Fix(f"Rename to '{name}'", (TextEdit(self.span(key), name),),
+                       preferred=True),),
+            data={"suggestion": name},
+        )
+        return True
+
     def _closed(self, error: ValidationError, path: Path, located: Located) -> None:
         node = located.node
         if not isinstance(node, Mapping):
             return
+        self._closed_paths.add(path)
         allowed = known_properties(self.kind, error.schema)
         unknown = [k for k in node.key_nodes() if k.text not in allowed]
         where = self.describe(path) or "here"
@@ -199,6 +236,8 @@ class SchemaReporter:
             return
         present = [c for c in choices if c in instance]
         where = self.describe(path) or "this object"
+        if not present and any((path, c) in self._renamed for c in choices):
+            return  # a misspelt choice: its EY204 rename supplies it (one mistake, one finding)
         if not present:
             self.sink.add("EY201", f"{where} needs one of {' or '.join(repr(c) for c in choices)}",
                           self.owner_span(located))
@@ -281,17 +320,20 @@ def likely_typos(
     sink: FindingSink,
     *,
     where: str,
-) -> None:
-    """EY205: in an open object, an unknown key close to a known one (far-off keys are fine)."""
+) -> list[str]:
+    """EY205: in an open object, an unknown key close to a known one (far-off keys are fine).
+    Returns the keys the suggested renames would write."""
     known_set = set(known)
     present = {k.text for k in mapping.key_nodes()}
     unknown = [k for k in mapping.key_nodes() if k.text not in known_set]
+    renamed: list[str] = []
     if len(unknown) > MAX_TYPO_CANDIDATES:
-        return  # a payload of extension keys, not a slip of the finger: nothing to suggest
+        return renamed  # a payload of extension keys, not a slip of the finger
     for key in unknown:
         suggestion = best(key.text, known_set - present)
         if suggestion is None:
             continue
+        renamed.append(suggestion)
         sink.add(
             "EY205",
             f"unknown key '{key.text}' in {where}{did_you_mean(key.text, [suggestion])} "
@@ -301,6 +343,7 @@ def likely_typos(
                        (TextEdit(lines.span(key.start, key.end), suggestion),), preferred=True),),
             data={"suggestion": suggestion},
         )
+    return renamed
 
 
 def open_object_keys(kind: Kind, node_schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
