@@ -121,6 +121,14 @@ def root_schema_kind(root: Node | None) -> FileKind | NotOurs | None:
     return None
 
 
+def named_by_folder(text: str, path: str | None, root: Node | None,
+                    workspace_root: str | None = None) -> bool:
+    """Whether the folder convention, not a modeline or `$schema`, made the document ours."""
+    if modeline_kind(text) is not None or root_schema_kind(root) is not None:
+        return False
+    return _folder_kind_of_tree(path, root, workspace_root) is not None
+
+
 def detect_kind(text: str, path: str | None, root: Node | None,
                 workspace_root: str | None = None) -> FileKind | None:
     """The kind of a file, or None when it is not an eval file of ours."""
