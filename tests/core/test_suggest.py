@@ -71,3 +71,8 @@ def test_a_value_with_a_word_more_is_offered_the_allowed_one() -> None:
     assert best_value("expected_answer", variables) == "expected"
     assert best_value("context-docs", variables) == "context"
     assert best_value("out_text", variables) is None  # 'out' is no word of 'output'
+
+
+def test_a_value_without_words_gets_no_suggestion_and_no_crash() -> None:
+    assert best_value("", ["harmful:hate", "pii"]) is None
+    assert best_value("---", ["harmful:hate", "pii"]) is None

@@ -19,7 +19,7 @@ from evalyaml.core.findings import Finding
 from evalyaml.ide.complete import complete_at
 from evalyaml.ide.completion import Request
 from evalyaml.ide.hover import hover
-from evalyaml.ide.navigation import definition
+from evalyaml.ide.navigation import definition, references
 from evalyaml.ide.source import Text
 from evalyaml.syntax.text import Position
 from evalyaml.workspace.index import Workspace
@@ -85,11 +85,13 @@ def _answer(root: Path, workspace: Workspace, fixture: WorkspaceFixture, feature
     relative, line, column = fixture.cursor
     doc = Text(fixture.files[relative], root / relative)
     position = Position(line, column)
-    if feature == "definition":
-        found = definition(workspace, doc, position)
-        return " ".join(f"{t.path.relative_to(root).as_posix()} {t.span.start.line}:"
-                        f"{t.span.start.character}-{t.span.end.line}:{t.span.end.character}"
-                        for t in found) or "none"
+    if feature in ("definition", "references"):
+        found = definition(workspace, doc, position) if feature == "definition" else \
+            references(workspace, doc, None, position, include_declaration=False)
+        joiner = " " if feature == "definition" else ", "
+        return joiner.join(f"{t.path.relative_to(root).as_posix()} {t.span.start.line}:"
+                           f"{t.span.start.character}-{t.span.end.line}:{t.span.end.character}"
+                           for t in found) or "none"
     analysis = workspace.analysis(root / relative)
     if analysis is None or analysis.kind is None:
         return "none"

@@ -29,6 +29,8 @@ features answer there, through the pure `ide` layer on the indexed workspace:
 
 - `//= definition: eval/golden/faq.yml 4:6-4:24` (0-based, code points), or `//= definition:
   none`;
+- `//= references: prompts.txt 0:0-0:0, promptfooconfig.yaml 2:4-2:22` every place that names
+  what the cursor is about (declaration left out), in the order answered, or `none`;
 - `//= hover: **refund-window**` the first line of the hover's Markdown, or `//= hover: none`;
   `//= hover includes: Answer Hi` a whole line the hover's Markdown must hold (one per line);
 - `//= completion: input, expected, tags` every label offered, in the order offered (`none`
@@ -59,7 +61,7 @@ _END = r"(?:(?P<{0}line>[+-]?\d+):)?(?P<{0}col>\d+)"
 _EXPLICIT = re.compile(r"^//@\s+" + _END.format("s") + r"\.\." + _END.format("e")
                        + rf"\s+(?P<code>{CODE_PATTERN.pattern})\s+(?P<message>.*?)\s*$")
 _ANNOTATION = re.compile(r"^//[~@]")
-_EXPECT = re.compile(r"^//=\s*(?P<feature>definition|hover(?: includes)?"
+_EXPECT = re.compile(r"^//=\s*(?P<feature>definition|references|hover(?: includes)?"
                      r"|completion(?: includes)?)\s*:\s*(?P<answer>.*?)\s*$")
 CURSOR = "$0"
 DEFAULT_TODAY = date(2026, 11, 21)

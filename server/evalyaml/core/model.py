@@ -132,6 +132,9 @@ class FileRef:
     span: Span
     candidates: tuple[str, ...]
     kind: Kind | None = None
+    # The candidates are glob patterns (`file://cases/*.yaml`): every match inside the roots is
+    # the file (adopted, with a kind), none of them is linked.
+    glob: bool = False
 
 
 @dataclass(slots=True)

@@ -100,7 +100,7 @@ def best_value(value: str, allowed: Iterable[str]) -> str | None:
     for candidate in allowed:
         theirs = _words(candidate)
         shorter, longer = sorted((words, theirs), key=len)
-        if len(shorter[0]) >= 4 and len(shorter) < len(longer) and \
+        if shorter and len(shorter[0]) >= 4 and len(shorter) < len(longer) and \
                 longer[:len(shorter)] == shorter:
             scored.append((0, candidate))  # `expected_answer` for `expected`: one word more
             continue

@@ -18,6 +18,7 @@ from evalyaml.formats.base import Cursor, LocalName
 from evalyaml.ide import lookup
 from evalyaml.ide.source import Source
 from evalyaml.syntax.text import Position, Span
+from evalyaml.workspace.adoption import glob_matches
 from evalyaml.workspace.index import Workspace, normalize
 from evalyaml.workspace.named import RecordingFiles
 
@@ -175,7 +176,9 @@ def _local_name(workspace: Workspace, doc: Source, pos: Position
 
 def references(workspace: Workspace, doc: Source, analysis: FileAnalysis | None,
                pos: Position, include_declaration: bool) -> list[NavTarget]:
-    """Every reference to the definition the cursor is about (and its id, if asked)."""
+    """Every reference to the definition the cursor is about (and its id, if asked); for a
+    path (a `FileRef` at the cursor, or else the document itself), every place that names that
+    file (and the file, if asked)."""
     local = _local_name(workspace, doc, pos)
     if local is not None:
         path, _, name = local
@@ -185,7 +188,7 @@ def references(workspace: Workspace, doc: Source, analysis: FileAnalysis | None,
                 ((name.definition,) if include_declaration else ()) + name.uses]
     target = _target(workspace, doc, analysis, pos)
     if target is None:
-        return []
+        return _file_references(workspace, doc, pos, include_declaration)
     path, found = target
     out: list[NavTarget] = []
     if include_declaration:
@@ -197,6 +200,41 @@ def references(workspace: Workspace, doc: Source, analysis: FileAnalysis | None,
     for one in names if found in names else [found]:
         for holder, ref in workspace.references_to(path, one):
             if not one.alias or workspace.resolve(ref).path == path:
+                out.append(NavTarget(holder, ref.span))
+    return out
+
+
+def _file_references(workspace: Workspace, doc: Source, pos: Position,
+                     include_declaration: bool) -> list[NavTarget]:
+    """The file a path at the cursor leads to, else the document: every `FileRef` in the index
+    that leads to it (a prompt file's configs, a tests file's), the file's start first if
+    asked. Nothing when no file names it."""
+    if doc.path is None:
+        return []
+    named = _file_at(workspace, doc, pos) or normalize(doc.path)
+    found = file_referrers(workspace, named)
+    if not found:
+        return []
+    head = [NavTarget(named, Span.point(0, 0))] if include_declaration else []
+    return head + found
+
+
+def file_referrers(workspace: Workspace, target: Path) -> list[NavTarget]:
+    """Every path written in an indexed file that leads to `target` (the first existing
+    candidate of a `FileRef` is `target`), by file and position."""
+    key = normalize(target)
+    wanted = str(key)
+    out: list[NavTarget] = []
+    for holder in workspace.eval_files():
+        analysis = workspace.analysis(holder)
+        for ref in analysis.file_refs if analysis is not None else ():
+            if ref.glob:  # a pattern: the file is one of its matches
+                if wanted in (str(normalize(m)) for m in glob_matches(ref.candidates)):
+                    out.append(NavTarget(holder, ref.span))
+                continue
+            if wanted not in (str(normalize(c)) for c in ref.candidates):
+                continue  # cheap: most paths name other files
+            if workspace.named_file(ref.candidates, holder) == key:
                 out.append(NavTarget(holder, ref.span))
     return out
 

@@ -54,6 +54,10 @@ def initialize_result(params: dict[str, Any]) -> dict[str, Any]:
             sync[name] = False
     sync["save"] = False
     prepare = bool(_get(client, "textDocument", "rename", "prepareSupport"))
+    # As pygls answers: a file operation only to a client that says it sends it.
+    file_operations: dict[str, Any] = {}
+    if _get(client, "workspace", "fileOperations", "willRename"):
+        file_operations["willRename"] = {"filters": [{"pattern": {"glob": "**/*"}}]}
     capabilities: dict[str, Any] = {
         "positionEncoding": choose_encoding(encodings if isinstance(encodings, list) else []),
         "textDocumentSync": sync,
@@ -69,7 +73,7 @@ def initialize_result(params: dict[str, Any]) -> dict[str, Any]:
         "executeCommandProvider": {"commands": [SHOW_REFERENCES]},
         "workspaceSymbolProvider": {"resolveProvider": False},
         "workspace": {"workspaceFolders": {"supported": True, "changeNotifications": True},
-                      "fileOperations": {}},
+                      "fileOperations": file_operations},
         "diagnosticProvider": {"identifier": "evalyaml", "interFileDependencies": True,
                                "workspaceDiagnostics": True},
     }

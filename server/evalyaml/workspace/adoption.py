@@ -11,6 +11,8 @@ This module keeps the bookkeeping; the `Workspace` loads what it says (`Workspac
 
 from __future__ import annotations
 
+import glob
+import itertools
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -22,12 +24,25 @@ from evalyaml.workspace.roots import normalize
 FirstExisting = Callable[[Iterable[str], Path], "Path | None"]
 
 
-def adoptions(analysis: FileAnalysis | None) -> list[tuple[tuple[str, ...], Kind]]:
-    """What a file adopts: its file references that name a kind (their spans left out, so an
-    edit that moves them adopts nothing anew)."""
+MAX_GLOB_MATCHES = 1000  # a pattern matching more adopts the first ones (sorted)
+
+
+def adoptions(analysis: FileAnalysis | None) -> list[tuple[tuple[str, ...], Kind, bool]]:
+    """What a file adopts: its file references that name a kind, and whether they are glob
+    patterns (their spans left out, so an edit that moves them adopts nothing anew)."""
     if analysis is None:
         return []
-    return [(ref.candidates, ref.kind) for ref in analysis.file_refs if ref.kind is not None]
+    return [(ref.candidates, ref.kind, ref.glob) for ref in analysis.file_refs
+            if ref.kind is not None]
+
+
+def glob_matches(patterns: Iterable[str]) -> list[str]:
+    """The files the patterns match (`**` across folders), sorted, at most MAX_GLOB_MATCHES."""
+    out: list[str] = []
+    for pattern in patterns:
+        found = itertools.islice(glob.iglob(pattern, recursive=True), MAX_GLOB_MATCHES)
+        out.extend(sorted(found))
+    return out[:MAX_GLOB_MATCHES]
 
 
 def first_existing(candidates: Iterable[str], roots: list[Path],
@@ -75,11 +90,18 @@ class Adoption:
               first_existing: FirstExisting) -> set[Path]:
         """Record what `adopter` names; returns the paths it adopted."""
         chosen: set[Path] = set()
-        for candidates, kind in adoptions(analysis):
-            for raw in candidates:
-                self.candidates.setdefault(normalize(raw), set()).add(adopter)
-            found = first_existing(candidates, adopter)
-            if found is not None and found != adopter and found not in chosen:
+        for candidates, kind, pattern in adoptions(analysis):
+            if pattern:  # every match (inside the roots); their appearing is not watched
+                matches = (first_existing((m,), adopter) for m in glob_matches(candidates))
+                found_all = [m for m in matches if m is not None]
+            else:
+                for raw in candidates:
+                    self.candidates.setdefault(normalize(raw), set()).add(adopter)
+                one = first_existing(candidates, adopter)
+                found_all = [one] if one is not None else []
+            for found in found_all:
+                if found == adopter or found in chosen:
+                    continue
                 chosen.add(found)
                 known = self.adopted.get(found)
                 if known is None:

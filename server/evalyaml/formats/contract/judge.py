@@ -118,7 +118,10 @@ def _check_template(template: Scalar, parsed: ParsedText, sink: FindingSink) -> 
         name = raw_name.strip()
         if sigil in ("!", ">", "/") or not name:
             continue  # comments, partials and closing tags: the opening tag is the one checked
-        root_name = name.split(".", 1)[0].split()[0]
+        words = name.split(".", 1)[0].split()
+        if not words:
+            continue  # `{{ .x }}`: no variable name to check
+        root_name = words[0]
         if root_name in TEMPLATE_VARIABLES:
             continue
         start = base + match.start(3) + (len(raw_name) - len(raw_name.lstrip()))

@@ -19,7 +19,8 @@ CODES: tuple[Code, ...] = (
     Code("EYLM002", "lmeval-yml-never-indexed", A,
          "A `.yml` task file: the index reads only `*.yaml`.", LOCAL),
     Code("EYLM003", "lmeval-include", B,
-         "An `include:` is missing, not a mapping, or reached twice (a cycle or a diamond).",
+         "An `include:` is not a file name, is missing, is not a mapping, or is reached twice "
+         "(a cycle or a diamond).",
          WHOLE),
     Code("EYLM004", "lmeval-function", B,
          "A `!function` names no module path, or its module beside the YAML has no such "
@@ -62,4 +63,13 @@ CODES: tuple[Code, ...] = (
     Code("EYLM020", "lmeval-template-field", C,
          "A template reads a name the other templates of its include chain spell differently.",
          WHOLE),
+    Code("EYLM021", "lmeval-choice-not-text", B,
+         "A literal `doc_to_choice` option PyYAML does not read as text (a YAML 1.1 boolean "
+         "such as `yes`, a number, null): TypeError at LOAD.", LOCAL),
+    Code("EYLM022", "lmeval-tag-clash", B,
+         "A tag that is also a task's or group's name: the index keeps whichever it reads "
+         "first, and the other is skipped or adds nothing.", WHOLE),
+    Code("EYLM023", "lmeval-group-tag", C,
+         "A `tag:` in a group file: the index never registers it, so the tag does not reach "
+         "the group.", LOCAL),
 )

@@ -15,6 +15,7 @@ from evalyaml.core.options import Options
 from evalyaml.core.suggest import best, best_value, edit_distance
 from evalyaml.formats.base import NamedFiles
 from evalyaml.formats.lmeval import jinja, vocab
+from evalyaml.formats.lmeval.clash import check_clashes
 from evalyaml.formats.lmeval.common import source_offsets, text_of, top
 from evalyaml.formats.lmeval.kinds import TASK, TEMPLATE
 from evalyaml.formats.lmeval.loader import Loaded, Origin, include_items, load
@@ -34,6 +35,7 @@ def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
     if not isinstance(facts, dict):
         return []
     sink = FindingSink(strict=options.strict)
+    check_clashes(path, analysis, files, sink)
     names: list[Named] = facts.get("names", [])
     includes = [n for n in names if n.what == "include"]
     loaded = _own(path, files) if includes or analysis.kind is TASK else None

@@ -12,6 +12,7 @@ from evalyaml.formats.base import Cursor, FormatIde, KeyDoc, NamedFiles, Tip
 from evalyaml.formats.lmeval import vocab
 from evalyaml.formats.lmeval.cross import merged_config
 from evalyaml.formats.lmeval.kinds import GROUP, NAME, TASK, TEMPLATE
+from evalyaml.formats.lmeval.navigate import builtin_hover, function_definition
 
 _DOCS: dict[str, str] = {
     "task": "The task's name: the index registers it (one namespace with groups and tags).",
@@ -93,7 +94,11 @@ _VALUES[(GROUP.value, ("aggregate_metric_list", "*", "aggregation"))] = _values(
 
 
 def hover(cursor: Cursor, files: NamedFiles) -> Tip | None:
-    """On a task's name: its effective config, each key with the file it came from."""
+    """On a task's name: its effective config, each key with the file it came from; on a
+    built-in metric, aggregation, filter or output type: what the registries say."""
+    builtin = builtin_hover(cursor)
+    if builtin is not None:
+        return builtin
     if cursor.kind is not TASK or cursor.analysis is None or cursor.path is None:
         return None
     for definition in cursor.analysis.definitions:
@@ -122,4 +127,5 @@ def hover(cursor: Cursor, files: NamedFiles) -> Tip | None:
 
 
 IDE = FormatIde(extra_keys=_EXTRA, values=_VALUES, hover=hover,
+                definition=function_definition,
                 references={(GROUP.value, ("task", "*")): NAME})

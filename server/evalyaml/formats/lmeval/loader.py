@@ -124,7 +124,9 @@ def _merge_include(folder: Path, name: str, files: NamedFiles, seen: set[Path], 
     problem = None
     if depth < 32:
         for inner, _ in include_items(root):
-            if inner is None:
+            if not inner:
+                problem = problem or f"through {name}: an include that is not a file name " \
+                    "(the harness raises \"expected str, bytes or os.PathLike object\")"
                 continue
             found = _merge_include(target.parent, inner, files, seen, into=merged,
                                    depth=depth + 1, origin=origin)

@@ -14,6 +14,7 @@ from evalyaml.core.findings import Finding, FindingSink
 from evalyaml.core.suggest import best, best_value
 from evalyaml.formats.lmeval import jinja, vocab
 from evalyaml.formats.lmeval.common import Context, is_function, tag_free, text_of, top
+from evalyaml.formats.lmeval.values import check_choices, check_includes
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
@@ -58,6 +59,11 @@ def check_root(ctx: Context, root: Mapping, *, group: bool, python: bool, facts:
         facts.deferred.extend(later.sink.findings)
     if group:
         _group(ctx, keys, facts)
+        if "tag" in keys:
+            ctx.add("EYLM023", "the index never registers a group's tag (it stores it and "
+                    "reads tags from task files only): this group is not among the tag's "
+                    "members, so --tasks with the tag does not run it; list the group where "
+                    "it should run, or tag its tasks", keys["tag"][0])
     else:
         _task_name(ctx, keys)
         _tags(ctx, keys, facts)
@@ -68,6 +74,9 @@ def check_root(ctx: Context, root: Mapping, *, group: bool, python: bool, facts:
     _templates(ctx, keys, facts, "")
     if "include" in keys:
         _includes(ctx, keys["include"][1], facts)
+        check_includes(ctx, keys["include"][1])
+    if "doc_to_choice" in keys and "use_prompt" not in keys:
+        check_choices(ctx, keys["doc_to_choice"][1])
 
 
 def _unknown_keys(ctx: Context, keys: dict[str, tuple[Scalar, Node]], *, group: bool) -> None:

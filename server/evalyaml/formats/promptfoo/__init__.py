@@ -25,7 +25,7 @@ from evalyaml.core.kinds import Kind
 from evalyaml.core.model import CaseSummary, FileAnalysis, FileRef
 from evalyaml.core.options import Options
 from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refusal
-from evalyaml.formats.promptfoo import detect
+from evalyaml.formats.promptfoo import detect, scripts
 from evalyaml.formats.promptfoo.bytest import STATE, analyze_config_by_test
 from evalyaml.formats.promptfoo.codes import CODES
 from evalyaml.formats.promptfoo.common import Context
@@ -33,7 +33,7 @@ from evalyaml.formats.promptfoo.config import check_config
 from evalyaml.formats.promptfoo.cross import FACTS, cross_check
 from evalyaml.formats.promptfoo.facts import ConfigFacts, Ref
 from evalyaml.formats.promptfoo.ide import IDE
-from evalyaml.formats.promptfoo.kinds import CONFIG, PROMPT, TABLE, TESTS
+from evalyaml.formats.promptfoo.kinds import CONFIG, PROMPT, SCRIPTS, TABLE, TESTS
 from evalyaml.formats.promptfoo.paths import is_glob, suffix
 from evalyaml.formats.promptfoo.table import check_table
 from evalyaml.formats.promptfoo.templates import analyse, split_txt
@@ -45,7 +45,7 @@ from evalyaml.syntax.text import LineIndex
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 from evalyaml.syntax.yaml.parse import parse_text
 
-__all__ = ["CONFIG", "FORMAT", "PROMPT", "TABLE", "TESTS", "PromptfooFormat"]
+__all__ = ["CONFIG", "FORMAT", "PROMPT", "SCRIPTS", "TABLE", "TESTS", "PromptfooFormat"]
 
 _TEST_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
 _PROMPT_SUFFIXES = (".txt", ".md", ".j2")
@@ -54,14 +54,14 @@ _PROMPT_SUFFIXES = (".txt", ".md", ".j2")
 class PromptfooFormat(FormatBase):
     name = "promptfoo"
     title = "promptfoo"
-    kinds: tuple[Kind, ...] = (CONFIG, TESTS, TABLE, PROMPT)
+    kinds: tuple[Kind, ...] = (CONFIG, TESTS, TABLE, PROMPT, SCRIPTS)
     suffixes = (".yaml", ".yml", ".json")
     named_endings = (".csv", ".jsonl", ".j2")  # tests tables and files, Jinja prompts
     ide: FormatIde = IDE
     codes: tuple[Code, ...] = CODES
 
     def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
-        return detect.claim(text, path)
+        return detect.claim(text, path) or scripts.claim(text, path)
 
     def analyze(self, text: str, path: str | None, kind: Kind | None, options: Options, *,
                 forced: bool = False, cache: CaseCache | None = None,
@@ -70,6 +70,8 @@ class PromptfooFormat(FormatBase):
         must equal, for the tests)."""
         if kind not in self.kinds:
             kind = CONFIG
+        if kind is SCRIPTS:
+            return scripts.analyze(text, path)
         sink = FindingSink(strict=options.strict)
         result = FileAnalysis(path, kind)
         facts = ConfigFacts()
@@ -155,6 +157,11 @@ def _record(result: FileAnalysis, facts: ConfigFacts, path: str | None, kind: Ki
     bases = [folder] if kind is CONFIG else _ancestors(folder, options.root)
     for ref in facts.refs:
         if is_glob(ref.name):
+            # The files a config's glob matches are adopted (never linked: no one file).
+            adopted = _adopted_kind(ref) if kind is CONFIG and not ref.from_holder else None
+            if adopted is not None:
+                result.file_refs.append(FileRef(ref.span, (os.path.normpath(folder / ref.name),),
+                                                adopted, glob=True))
             continue
         candidates = (os.path.normpath(folder / ref.name),) if ref.from_holder else \
             tuple(dict.fromkeys(os.path.normpath(base / ref.name) for base in bases))

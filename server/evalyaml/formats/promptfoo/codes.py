@@ -59,11 +59,15 @@ CODES: tuple[Code, ...] = (
          "`defaultTest` as a path without `file://`: ignored at run time.", LOCAL),
     Code("EYPF018", "promptfoo-schema", B,
          "A value of the wrong shape for its key: `promptfoo validate` refuses the config.",
-         local_when(r"must be|is not")),
+         # a prompt object lacking 'raw'/'label' may have lost it to a blanked line: not local
+         local_when(r"^(?!a prompt object needs).*(?:must be|is not)")),
     Code("EYPF019", "promptfoo-unknown-provider", B,
          "A provider id whose prefix no provider factory matches.", LOCAL),
     Code("EYPF020", "promptfoo-prompt-as-path", B,
          "A one-line inline prompt promptfoo takes for a file path that does not exist.", LOCAL),
     Code("EYPF021", "promptfoo-csv-syntax", B,
          "A CSV test table csv-parse cannot read.", LOCAL),
+    Code("EYPF022", "promptfoo-redteam-id", B,
+         "A redteam plugin or strategy id outside promptfoo's closed lists: validate refuses "
+         "the config.", LOCAL),
 )

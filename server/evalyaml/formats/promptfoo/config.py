@@ -11,6 +11,7 @@ from evalyaml.formats.promptfoo.common import Context, is_null, is_ref, pairs, t
 from evalyaml.formats.promptfoo.facts import ConfigFacts, Prompt, Ref
 from evalyaml.formats.promptfoo.paths import maybe_file_path, split_function, templated
 from evalyaml.formats.promptfoo.providers import check_provider
+from evalyaml.formats.promptfoo.redteam import check_redteam
 from evalyaml.formats.promptfoo.templates import analyse
 from evalyaml.formats.promptfoo.tests import check_test, check_tests
 from evalyaml.syntax.text import Span
@@ -41,6 +42,7 @@ def check_config(ctx: Context, root: Node | None, facts: ConfigFacts, *,
                 key.text not in referenced:
             ctx.unknown_key(key, vocab.TOP_KEYS, "the config")
     _providers(ctx, root, found, facts)
+    check_redteam(ctx, found)
     if "prompts" in found:
         _prompts(ctx, *found["prompts"], facts)
     else:
@@ -183,20 +185,50 @@ def _prompt_string(ctx: Context, node: Node, facts: ConfigFacts, label: str | No
 
 def _template_syntax(ctx: Context, node: Scalar, text: str) -> None:
     """An inline prompt's Nunjucks mistakes, at the character when the scalar is written as it
-    reads (plain, or quoted without escapes), else on the whole value."""
+    reads (plain, quoted without escapes, or a literal block `|`), else on the whole value."""
     _, problems = analyse(text)
     if not problems:
         return
     source = ctx.parsed.text[ctx.base + node.start:ctx.base + node.end]
     inner = 0 if source == text else 1 if source[1:-1] == text and node.style in "'\"" \
         else None
+    starts = _literal_lines(source, text) if inner is None and node.style == "|" else None
     for problem in problems:
-        if inner is None:
-            span = ctx.span(node)
-        else:
+        if inner is not None:
             span = ctx.offsets(node.start + inner + problem.start,
                                node.start + inner + problem.end)
+        elif starts is not None:
+            span = ctx.offsets(node.start + _in_block(starts, problem.start),
+                               node.start + _in_block(starts, problem.end))
+        else:
+            span = ctx.span(node)
         ctx.add("EYPF013", problem.message, span)
+
+
+def _literal_lines(source: str, text: str) -> list[tuple[int, int]] | None:
+    """A literal block's lines as (offset in the value, offset in the source): None unless
+    the value is exactly its lines with the indentation taken off."""
+    written = source.splitlines(keepends=True)  # CRLF and CR kept: offsets are the source's
+    lines = [line.rstrip("\r\n") for line in written]
+    body = [line for line in lines[1:] if line.strip()]
+    if not body:
+        return None
+    indent = len(body[0]) - len(body[0].lstrip(" "))
+    out: list[tuple[int, int]] = []
+    pieces: list[str] = []
+    value_at, source_at = 0, len(written[0])
+    for line, whole in zip(lines[1:], written[1:], strict=True):
+        piece = line[indent:] if line.strip() else ""
+        out.append((value_at, source_at + min(indent, len(line))))
+        pieces.append(piece)
+        value_at += len(piece) + 1
+        source_at += len(whole)
+    return out if "\n".join(pieces).rstrip("\n") == text.rstrip("\n") else None
+
+
+def _in_block(starts: list[tuple[int, int]], offset: int) -> int:
+    value_at, source_at = next((s for s in reversed(starts) if s[0] <= offset), starts[0])
+    return source_at + offset - value_at
 
 
 def _short(text: str) -> str:

@@ -84,6 +84,9 @@ def methods() -> list[Method]:
         Method(types.TEXT_DOCUMENT_PREPARE_RENAME, editing.prepare_rename),
         Method(types.TEXT_DOCUMENT_RENAME, editing.rename,
                options=types.RenameOptions(prepare_provider=True)),
+        Method(types.WORKSPACE_WILL_RENAME_FILES, editing.will_rename_files,
+               options=types.FileOperationRegistrationOptions(filters=[types.FileOperationFilter(
+                   pattern=types.FileOperationPattern(glob="**/*"))])),
         # ---------------------------------------------- code lens and its command (navigation)
         Method(types.TEXT_DOCUMENT_CODE_LENS, navigation.code_lens, default=list),
         Method(bootstrap.SHOW_REFERENCES, navigation.show_references, "command"),

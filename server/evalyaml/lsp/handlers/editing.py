@@ -1,4 +1,5 @@
-"""Editing: completion, hover, quick fixes (code actions), rename (with prepareRename).
+"""Editing: completion, hover, quick fixes (code actions), rename (with prepareRename), and the
+paths rewritten when the editor moves a file others name (`workspace/willRenameFiles`).
 
 Completion and hover read the cursor context from the current text, never from an older parse,
 so they work on lines that do not parse. Code actions and rename answer from the analysis of the
@@ -13,11 +14,12 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from evalyaml.core.kinds import Kind, valid_id
 from evalyaml.ide.completion import bundle_names
+from evalyaml.ide.file_rename import file_rename_edits
 from evalyaml.ide.lookup import file_kind
 from evalyaml.ide.navigation import rename_edits, rename_target
 from evalyaml.lsp import convert
 from evalyaml.lsp.consistency import analysed_serials, check_settled, wait_current, wait_index
-from evalyaml.lsp.documents import Document
+from evalyaml.lsp.documents import Document, uri_to_path
 from evalyaml.lsp.features import actions, completion, hover
 from evalyaml.lsp.handlers.navigation import nav
 from evalyaml.lsp.session import EvalServer
@@ -131,5 +133,29 @@ async def rename(ls: EvalServer, params: types.RenameParams) -> types.WorkspaceE
         changes[uri] = (ls.version_for(uri), [types.TextEdit(mapper.range(s), text)
                                               for s, text in spans])
     check_settled(ls, before, changes)  # the versions named are those the edits are for
+    return convert.workspace_edit(
+        changes, document_changes=ls.supports("workspace.workspace_edit.document_changes"))
+
+
+async def will_rename_files(ls: EvalServer, params: types.RenameFilesParams
+                            ) -> types.WorkspaceEdit | None:
+    """Before the editor moves files: every path written to them (a config's `file://`, a
+    script's `-c`) rewritten to their new place; None when nothing names them."""
+    moves = [(old, new) for old, new in ((uri_to_path(f.old_uri), uri_to_path(f.new_uri))
+                                         for f in params.files)
+             if old is not None and new is not None]
+    if not moves:
+        return None
+    await wait_index(ls)  # every holder, closed files included
+    workspace = nav(ls)
+    edits = await ls.in_thread(file_rename_edits, workspace.workspace, moves)
+    if not edits:
+        return None
+    changes: dict[str, tuple[int | None, list[types.TextEdit]]] = {}
+    for path, spans in edits.items():
+        uri = ls.uri_for(path)
+        mapper = workspace.mapper_for(path)
+        changes[uri] = (ls.version_for(uri), [types.TextEdit(mapper.range(s), text)
+                                              for s, text in spans])
     return convert.workspace_edit(
         changes, document_changes=ls.supports("workspace.workspace_edit.document_changes"))
