@@ -16,12 +16,13 @@ from datetime import date
 from pathlib import Path
 
 from evalyaml.config import Config, find_root, load_config
-from evalyaml.core.findings import Finding
+from evalyaml.core.findings import Finding, sort_unique
 from evalyaml.core.kinds import Kind
 from evalyaml.core.model import FileAnalysis
 from evalyaml.formats import format_of
 from evalyaml.parallel import case_mapper
 from evalyaml.workspace.index import Workspace, normalize
+from evalyaml.workspace.suppress import finalise_file
 
 _CONVENTION_FOLDERS = ("datasets", "rubrics", "judges")
 
@@ -128,4 +129,25 @@ def check_paths(
                 result.analyses.append(analysis)
             if analysis is not None or findings:
                 result.reports.append(FileReport(file, findings))
+        _report_dependents(workspace, named_files, result)
     return result
+
+
+def _report_dependents(workspace: Workspace, named: set[Path], result: CheckResult) -> None:
+    """Files named one by one (what pre-commit passes) can break files nobody named: a rubric's
+    version bump leaves a dataset's `rubric_ref` dangling, a CSV of tests changes what a
+    promptfoo config's prompts are given. Those files' cross-file findings are reported too
+    (their own findings did not change); a folder named is checked whole already."""
+    included = set(workspace.included_files())
+    dependents = set().union(*(workspace.dependents(f) for f in named)) - included
+    for file in sorted(dependents):
+        analysis = workspace.analysis(file)
+        if analysis is None or analysis.kind is None:
+            continue
+        found = finalise_file(workspace, file, sort_unique(workspace.cross_file_findings(file)),
+                              analysis, complete=False)
+        if found:
+            result.files_checked += 1
+            result.by_format[format_of(analysis.kind).title] += 1
+            result.analyses.append(analysis)
+            result.reports.append(FileReport(file, found))

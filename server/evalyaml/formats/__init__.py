@@ -52,6 +52,9 @@ SUFFIXES: frozenset[str] = frozenset(s for f in FORMATS for s in f.suffixes)
 # `schema_version` line in a fenced block is not that file. A prose file is analysed only as the
 # kind a file naming it adopts it as (`FileRef.kind`: `forced_kind` to `analyze_text`).
 PROSE_SUFFIXES: frozenset[str] = frozenset({".md", ".markdown", ".txt"})
+# Endings of files only read when an eval file names them (`Format.named_endings`): what a
+# pre-commit hook must pass beside SUFFIXES and PROSE_SUFFIXES (.pre-commit-hooks.yaml).
+NAMED_ENDINGS: frozenset[str] = frozenset(e for f in FORMATS for e in f.named_endings)
 
 
 def format_of(kind: Kind) -> Format:

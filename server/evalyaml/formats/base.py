@@ -277,6 +277,12 @@ class Format(Protocol):
         case with the dot: (".yaml", ".yml", ".json")."""
 
     @property
+    def named_endings(self) -> tuple[str, ...]:
+        """Endings of files the format reads only when one of its files names them (promptfoo's
+        CSV of tests, lm-eval's extension-less `_default_template_yaml`): never claimed alone,
+        but a hook that checks changed files must pass them, so their readers are checked."""
+
+    @property
     def ide(self) -> FormatIde: ...
 
     @property
@@ -324,6 +330,8 @@ class Format(Protocol):
 class FormatBase:
     """The defaults of `Format`'s optional hooks: a format's class inherits them and overrides
     the ones it has, so every hook the engine calls is declared here and in `Format`."""
+
+    named_endings: tuple[str, ...] = ()
 
     def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
         return None

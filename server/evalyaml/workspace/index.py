@@ -493,7 +493,8 @@ class Workspace:
             return set(self.symbols.referrers.get((kind, id), set()))
 
     def dependents(self, path: Path) -> set[Path]:
-        """Files whose findings depend on this file's content, besides the file itself."""
+        """Files whose findings depend on this file: naming it, reading it, adopting it."""
         key = normalize(path)
         with self._lock:
-            return self.symbols.dependents(key, self._analysis_of(key))
+            named = self.symbols.dependents(key, self._analysis_of(key))
+            return named | self._adoption.adopters_of(key)

@@ -5,10 +5,15 @@
 #   github-actions-sarif  for actions/checkout) with a fresh venv of this machine's python3 first
 #                         on PATH (for actions/setup-python: the recipe asks for 3.12); the `uses:`
 #                         steps (checkout, setup-python, upload-sarif) cannot run outside GitHub
+#   github-action         action.yml's steps, the install from the clone included
+#                         (tests/cli/action_runner.py plays GitHub's runner)
 #   pre-commit            the .pre-commit-config.yaml block in a scratch git repository, then
-#                         `pre-commit try-repo` (pre-commit from PyPI, in a scratch venv)
+#                         `pre-commit try-repo` (pre-commit from PyPI, in a scratch venv), then
+#                         `pre-commit install` and real commits: a stale EEE checksum and a
+#                         rubric version bump are refused
 # Everywhere, https://github.com/evalyaml/evalyaml is replaced by a clone of this repository's
-# committed HEAD tagged v0.1.0 (uncommitted changes are not part of it): that is the only change.
+# committed HEAD as its `main` branch (uncommitted changes are not part of it): that is the only
+# change.
 # Needs git, python3 and the package index (pip installs evalyaml's dependencies).
 # Prints PASS/FAIL lines and "N passed, N failed"; exits non-zero on any failure.
 set -euo pipefail
@@ -36,8 +41,8 @@ github=https://github.com/evalyaml/evalyaml
 local_url() { sed -e "s#$github\.git#file://$origin#g" -e "s#$github#file://$origin#g"; }
 
 git clone -q "$repo" "$origin"
-git -C "$origin" tag -f v0.1.0 > /dev/null
-echo "$github stands in as $origin (HEAD $(git -C "$origin" rev-parse --short HEAD), tagged v0.1.0)"
+git -C "$origin" checkout -q -B main
+echo "$github stands in as $origin (main at $(git -C "$origin" rev-parse --short HEAD))"
 
 # 1. Install from a clone.
 home=$scratch/home
@@ -68,7 +73,7 @@ run_steps() {  # NAME LOG: runs the recipe's run steps; a step's status is in $s
 log=$scratch/gha.log
 run_steps github-actions "$log"
 if [ "$(cat "$scratch/status.1")" = 0 ] && [ "$(cat "$scratch/status.2")" = 0 ]; then
-  pass "github-actions: pip install from the tag, then the check passes on examples/"
+  pass "github-actions: pip install from the default branch, then the check passes on examples/"
 else
   fail "github-actions on examples/: steps exited $(cat "$scratch/status.1") and $(cat "$scratch/status.2")" "$log"
 fi
@@ -96,6 +101,22 @@ then
   pass "github-actions-sarif: evalyaml.sarif is SARIF 2.1.0 with the EY205 result (check step exited $(cat "$scratch/status.2"))"
 else
   fail "github-actions-sarif" "$log"
+fi
+
+# The first-party action (action.yml, from the clone): every step as GitHub's runner runs a
+# composite action (tests/cli/action_runner.py), the install from the action's checkout
+# included; the `uses:` upload cannot run outside GitHub. The typo above is still in place.
+log=$scratch/action.log
+runner_python=python3
+if [ -x "$repo/.venv/bin/python" ]; then runner_python=$repo/.venv/bin/python; fi
+(PATH="$scratch/gha-python/bin:$PATH" "$runner_python" "$repo/tests/cli/action_runner.py" "$gha" \
+  --action "$origin/action.yml" --input args=--strict) > "$log" 2>&1 && rc=0 || rc=$?
+if [ "$rc" = 1 ] && grep -q "^--- step Install evalyaml from the action's checkout: exit 0$" "$log" &&
+  grep -q '^::error file=datasets/EY205-typo-expecteed_facts.yaml,line=9,' "$log" &&
+  grep -q '^--- step Fail on errors: exit 1$' "$log" && grep -q '"ruleId": "EY205"' "$gha/evalyaml.sarif"; then
+  pass "github-action: action.yml installs from its checkout, writes SARIF with EY205, annotates, fails"
+else
+  fail "github-action (exit $rc)" "$log"
 fi
 
 # 3. pre-commit: the config block as written, in a scratch repository of eval files.
@@ -126,12 +147,42 @@ if [ "$rc" = 1 ] && grep -q 'EY301' "$log"; then
 else
   fail "pre-commit with a staged error (exit $rc)" "$log"
 fi
-(cd "$pc" && "$scratch/pc-venv/bin/pre-commit" try-repo "$origin" evalyaml-check --ref v0.1.0 --all-files) > "$log" 2>&1 && rc=0 || rc=$?
+(cd "$pc" && "$scratch/pc-venv/bin/pre-commit" try-repo "$origin" evalyaml-check --ref main --all-files) > "$log" 2>&1 && rc=0 || rc=$?
 if [ "$rc" = 1 ] && grep -q 'EY301' "$log" && grep -q 'evalyaml check\.*Failed' "$log"; then
   pass "pre-commit try-repo: the hook, tried from the clone, fails on the same file"
 else
   fail "pre-commit try-repo (exit $rc)" "$log"
 fi
+
+# 4. pre-commit installed as the repository's git hook (`pre-commit install`): real commits.
+git -C "$pc" rm -q --cached datasets/EY301-dangling-rubric-ref.yaml
+rm "$pc/datasets/EY301-dangling-rubric-ref.yaml"
+gitc() { git -C "$pc" -c user.name=ci -c user.email=ci@example.invalid "$@"; }
+gitc commit -q --no-verify -m "eval files" && (cd "$pc" && "$scratch/pc-venv/bin/pre-commit" install) > "$log" 2>&1
+# A samples file edited after its aggregate's checksum was written (only the samples staged):
+# the aggregate's EY721 refuses the commit.
+samples=eee/data/arith-demo/acme/tiny-model/3b1f6c2e-7a4d-4e8b-9c5f-2d1e0a9b8c7d_samples.jsonl
+echo >> "$pc/$samples"
+gitc add "$samples"
+(gitc commit -m "edit the samples") > "$log" 2>&1 && rc=0 || rc=$?
+if [ "$rc" != 0 ] && grep -q "^eee/data/arith-demo/acme/tiny-model/3b1f6c2e-7a4d-4e8b-9c5f-2d1e0a9b8c7d.json:55:17: error EY721 " "$log" &&
+  [ "$(git -C "$pc" rev-list --count HEAD)" = 1 ]; then
+  pass "pre-commit commit: a staged samples edit that stales the EEE checksum is refused (EY721 on the aggregate)"
+else
+  fail "pre-commit commit with a stale checksum (exit $rc)" "$log"
+fi
+gitc reset -q && gitc checkout -q -- "$samples"
+# A rubric's version bumped (only the rubric staged): the dataset's references no longer resolve.
+sed -i 's/^version: "1.0.0"/version: "2.0.0"/' "$pc/rubrics/order_status.yaml"
+gitc add rubrics/order_status.yaml
+(gitc commit -m "bump the rubric") > "$log" 2>&1 && rc=0 || rc=$?
+if [ "$rc" != 0 ] && grep -q '^datasets/support_faq.yaml:42:17: error EY302 no version of rubric/order_status matches @1.0.0; available: 2.0.0$' "$log" &&
+  [ "$(git -C "$pc" rev-list --count HEAD)" = 1 ]; then
+  pass "pre-commit commit: a rubric version bump is refused with the dataset's dangling rubric_ref (EY302)"
+else
+  fail "pre-commit commit with a rubric bump (exit $rc)" "$log"
+fi
+gitc reset -q && gitc checkout -q -- rubrics/order_status.yaml
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

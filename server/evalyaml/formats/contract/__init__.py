@@ -29,7 +29,7 @@ from evalyaml.formats.base import (
 )
 from evalyaml.formats.contract import cross
 from evalyaml.formats.contract.codes import CODES
-from evalyaml.formats.contract.detect import NotOurs, folder_kind, modeline_kind
+from evalyaml.formats.contract.detect import NotOurs, folder_kind_of_text, modeline_kind
 from evalyaml.formats.contract.ide import IDE
 from evalyaml.syntax.text import LineIndex
 from evalyaml.syntax.yaml.segments import has_questions_line
@@ -59,7 +59,7 @@ class ContractFormat(FormatBase):
             return Refusal(f"its modeline {verdict.value}")
         if verdict is not None:
             return Claim(verdict, Tier.DIRECTIVE, "its yaml-language-server modeline names it")
-        folder = folder_kind(path, root)
+        folder = folder_kind_of_text(text, path, root)
         if folder is not None:
             return Claim(folder, Tier.PATH, f"it is in a {folder.value}s/ folder")
         # A root `$schema` beside it is read by the analysis (it may name somebody else's).

@@ -8,13 +8,20 @@ per-case path (`formats.contract.dataset`), everything else is parsed whole.
 
 from __future__ import annotations
 
-from evalyaml.core.findings import FindingSink
+from dataclasses import replace
+
+from evalyaml.core.findings import Finding, FindingSink, Related
 from evalyaml.core.incremental import CaseCache, CaseMapper
 from evalyaml.core.kinds import FileKind
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
 from evalyaml.formats.contract.dataset import analyze_dataset, analyze_dataset_whole
-from evalyaml.formats.contract.detect import NotOurs, detect_kind, detect_kind_without_tree
+from evalyaml.formats.contract.detect import (
+    NotOurs,
+    detect_kind,
+    detect_kind_without_tree,
+    named_by_folder,
+)
 from evalyaml.formats.contract.judge import analyze_judge
 from evalyaml.formats.contract.rubric import analyze_rubric
 from evalyaml.syntax.tree import Budget, ExpansionLimit, Mapping
@@ -47,11 +54,13 @@ def analyze_contract(text: str, path: str | None, options: Options,
             return FileAnalysis(path, None)  # broken YAML that is not ours: not our business
         return FileAnalysis(path, kind, sink.findings)
     result = FileAnalysis(path, None)
+    by_folder: set[int] = set()  # the sink's indexes of findings on a document the folder named
     budget = Budget(max(100_000, len(text)))
     for root in parsed.documents:
         kind = forced_kind or detect_kind(text, path, root, options.root)
         if kind is None:
             continue
+        first = len(sink.findings)
         result.kind = result.kind or kind
         if not isinstance(root, Mapping):
             line_end = parsed.lines.line_end(parsed.lines.position(root.start).line) \
@@ -79,6 +88,8 @@ def analyze_contract(text: str, path: str | None, options: Options,
                      "bomb?); the rest of this document is not checked",
                      parsed.lines.span(limit.node.start,
                                        max(limit.node.start, parsed.lines.line_end(line))))
+        if not forced_kind and named_by_folder(text, path, root, options.root):
+            by_folder.update(range(first, len(sink.findings)))
     if result.kind is None and isinstance(hint, FileKind) and not any(parsed.documents):
         # Named as ours (modeline, folder, forced) but empty: say what the file needs.
         required = {FileKind.DATASET: "a 'questions' list", FileKind.RUBRIC:
@@ -90,5 +101,19 @@ def analyze_contract(text: str, path: str | None, options: Options,
     if result.kind is None:
         return result  # YAML, but not ours: findings such as duplicate keys are not ours to give
     # Checks merged in from one anchor report the same mistake at the same place: say it once.
-    result.findings = list(dict.fromkeys(sink.findings))
+    result.findings = list(dict.fromkeys(
+        folder_note(f, kind_word(result.kind)) if n in by_folder and f.code == "EY201" else f
+        for n, f in enumerate(sink.findings)))
     return result
+
+
+def kind_word(kind: object) -> str:
+    return kind.value if isinstance(kind, FileKind) else "file"
+
+
+def folder_note(finding: Finding, kind: str) -> Finding:
+    """A missing key of a file taken for a rubric or judge by its folder alone says so: the
+    file may be another tool's, and the folder rule is why it is checked at all."""
+    note = Related(None, finding.span,
+                   f"taken for a {kind} by its {kind}s/ folder (evalyaml check --show-kinds)")
+    return replace(finding, related=(*finding.related, note))

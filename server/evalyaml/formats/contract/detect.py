@@ -2,7 +2,8 @@
 
 1. a `# yaml-language-server: $schema=...` modeline in the leading comments;
 2. a root `$schema` key;
-3. the folder convention (`rubrics/`, `judges/` anywhere in the path);
+3. the folder convention (`rubrics/`, `judges/` anywhere in the path), when the root mapping
+   has one of the kind's keys or none at all;
 4. the shape of the root mapping.
 
 A modeline or `$schema` naming somebody else's schema settles it too: the file is theirs and
@@ -23,6 +24,17 @@ from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 _OUR_SCHEMA = re.compile(r"(?:^|[/\\])(dataset|rubric|judge)\.schema\.json(?:[?#].*)?$")
 _FOLDERS = {"rubrics": FileKind.RUBRIC, "judges": FileKind.JUDGE}
 _JUDGE_MARKERS = ("score_type", "level_names")
+# A file in `rubrics/` or `judges/` is ours only when its root mapping holds one of the kind's
+# own keys, or no key yet (a file being written): other tools keep a `rubrics/default.yaml` too
+# (a promptfoo config, a generic settings file), and four EY201 errors on it helped nobody.
+# `description` and `name` are left out: every tool's files have them.
+_KIND_KEYS = {
+    FileKind.RUBRIC: frozenset({"id", "version", "checks", "scoring"}),
+    FileKind.JUDGE: frozenset({"id", "version", "template", "model", "validation",
+                               "applicable_to", "level_names", "score_type"}),
+}
+_ROOT_KEY = re.compile(
+    r"""^(?:"([^"\n]+)"|'([^'\n]+)'|([^\s#:"'\-?\[{][^:\n]*?))[ \t]*:(?=[ \t\r\n]|$)""", re.M)
 _VALIDATION_FIGURES = ("tpr", "tnr", "validated_at", "validated_against")
 
 
@@ -57,6 +69,30 @@ def folder_kind(path: str | None, root: str | None = None) -> FileKind | None:
     return None
 
 
+def folder_fits(kind: FileKind, keys: set[str]) -> bool:
+    """Whether root keys let the folder convention claim a file (see `_KIND_KEYS`)."""
+    return not keys or bool(keys & _KIND_KEYS[kind])
+
+
+def root_keys_of_text(text: str) -> set[str]:
+    """The block keys written at column 0 (every document's), for a claim without a tree."""
+    text = text.removeprefix("\ufeff")
+    return {next(g for g in m.groups() if g is not None) for m in _ROOT_KEY.finditer(text)}
+
+
+def folder_kind_of_text(text: str, path: str | None, root: str | None) -> FileKind | None:
+    kind = folder_kind(path, root)
+    return kind if kind is not None and folder_fits(kind, root_keys_of_text(text)) else None
+
+
+def _folder_kind_of_tree(path: str | None, root: Node | None,
+                         workspace_root: str | None) -> FileKind | None:
+    kind = folder_kind(path, workspace_root)
+    if kind is None or not isinstance(root, Mapping):
+        return kind  # not a mapping: EY200 says what a rubric or judge must be
+    return kind if folder_fits(kind, {k.text for k in root.key_nodes()}) else None
+
+
 def shape_kind(root: Node | None) -> FileKind | None:
     if not isinstance(root, Mapping):
         return None
@@ -85,13 +121,21 @@ def root_schema_kind(root: Node | None) -> FileKind | NotOurs | None:
     return None
 
 
+def named_by_folder(text: str, path: str | None, root: Node | None,
+                    workspace_root: str | None = None) -> bool:
+    """Whether the folder convention, not a modeline or `$schema`, made the document ours."""
+    if modeline_kind(text) is not None or root_schema_kind(root) is not None:
+        return False
+    return _folder_kind_of_tree(path, root, workspace_root) is not None
+
+
 def detect_kind(text: str, path: str | None, root: Node | None,
                 workspace_root: str | None = None) -> FileKind | None:
     """The kind of a file, or None when it is not an eval file of ours."""
     for verdict in (modeline_kind(text), root_schema_kind(root)):
         if verdict is not None:
             return verdict if isinstance(verdict, FileKind) else None
-    return folder_kind(path, workspace_root) or shape_kind(root)
+    return _folder_kind_of_tree(path, root, workspace_root) or shape_kind(root)
 
 
 def detect_kind_without_tree(text: str, path: str | None, workspace_root: str | None = None
@@ -100,4 +144,4 @@ def detect_kind_without_tree(text: str, path: str | None, workspace_root: str | 
     verdict = modeline_kind(text)
     if verdict is not None:
         return verdict
-    return folder_kind(path, workspace_root)
+    return folder_kind_of_text(text, path, workspace_root)

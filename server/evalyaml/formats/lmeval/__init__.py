@@ -42,6 +42,7 @@ class LmevalFormat(FormatBase):
     title = "lm-evaluation-harness"
     kinds: tuple[Kind, ...] = (TASK, GROUP, TEMPLATE)
     suffixes = (".yaml", ".yml")
+    named_endings = ("_yaml",)  # the include templates' convention: `_default_template_yaml`
     ide: FormatIde = IDE
     codes: tuple[Code, ...] = CODES
 

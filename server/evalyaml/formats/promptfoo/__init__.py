@@ -56,6 +56,7 @@ class PromptfooFormat(FormatBase):
     title = "promptfoo"
     kinds: tuple[Kind, ...] = (CONFIG, TESTS, TABLE, PROMPT, SCRIPTS)
     suffixes = (".yaml", ".yml", ".json")
+    named_endings = (".csv", ".jsonl", ".j2")  # tests tables and files, Jinja prompts
     ide: FormatIde = IDE
     codes: tuple[Code, ...] = CODES
 
