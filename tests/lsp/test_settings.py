@@ -65,6 +65,23 @@ async def test_did_change_configuration(session: Session) -> None:
     session.close(judge)
 
 
+async def test_editor_rules_replace_the_files(session: Session) -> None:
+    """The rule keys mirror the configuration file's (camelCase): each one the editor sets
+    replaces the file's, and the longest prefix decides as in the file."""
+    uri = session.uri(TYPO)
+    for settings, expected in (
+            ({"ignore": ["EY205"]}, []),
+            ({"severity": {"EY205": "hint"}}, [("EY205", 4)]),
+            ({"perFileIgnores": {"mistakes/**": ["EY2"]}}, []),
+            ({"ignore": ["EY"], "extendSelect": ["EY2"]}, [("EY205", 2)]),
+            ({"extend-ignore": ["EY205"]}, [])):
+        session.client.set_configuration({"evalyaml": settings})
+        session.client.workspace_did_change_configuration(
+            types.DidChangeConfigurationParams(settings={"evalyaml": settings}))
+        found = await session.until(uri, lambda d, want=expected: severities(d) == want)
+        assert severities(found) == expected, settings
+
+
 async def test_config_file_applies_when_the_editor_is_silent(session: Session) -> None:
     uri = session.uri(TYPO)
     session.client.set_configuration({"evalyaml": {}})

@@ -2,7 +2,8 @@
  * Mapping VS Code settings to what the evalyaml server reads. Pure logic: no `vscode` import.
  *
  * The server asks for its settings with `workspace/configuration`, section `evalyaml`, and gets
- * an object with the keys `strict`, `freshnessDays`, `include` and `exclude`. Only the keys the
+ * an object with the keys `strict`, `freshnessDays`, `include`, `exclude` and the rules (`select`,
+ * `ignore`, `extendSelect`, `extendIgnore`, `perFileIgnores`, `severity`). Only the keys the
  * user actually set (user, workspace or folder settings) are sent: an absent key means "not set
  * in the editor", so `evalyaml.toml` / `[tool.evalyaml]` in `pyproject.toml` and then the
  * server's own defaults apply. Sending VS Code's contributed defaults would silently override
@@ -12,7 +13,10 @@
 export const SECTION = 'evalyaml';
 
 /** Settings the server reads, in the order documented in docs/editors.md. */
-export const SERVER_SETTING_KEYS = ['strict', 'freshnessDays', 'include', 'exclude'] as const;
+export const SERVER_SETTING_KEYS = [
+  'strict', 'freshnessDays', 'include', 'exclude',
+  'select', 'ignore', 'extendSelect', 'extendIgnore', 'perFileIgnores', 'severity',
+] as const;
 export type ServerSettingKey = (typeof SERVER_SETTING_KEYS)[number];
 
 export interface ServerSettings {
@@ -20,6 +24,20 @@ export interface ServerSettings {
   freshnessDays?: number;
   include?: string[];
   exclude?: string[];
+  select?: string[];
+  ignore?: string[];
+  extendSelect?: string[];
+  extendIgnore?: string[];
+  perFileIgnores?: Record<string, string[]>;
+  severity?: Record<string, string>;
+}
+
+/** The rule keys that are lists of codes or code prefixes. */
+const CODE_LISTS = ['select', 'ignore', 'extendSelect', 'extendIgnore'] as const;
+
+function stringTable(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>) : undefined;
 }
 
 /** The shape of `WorkspaceConfiguration.inspect()` that matters here. */
@@ -72,6 +90,33 @@ export function toServerSettings(inspect: (key: ServerSettingKey) => Inspected |
   const exclude = stringArray(explicitValue(inspect('exclude')));
   if (exclude !== undefined) {
     out.exclude = exclude;
+  }
+  for (const key of CODE_LISTS) {
+    const codes = stringArray(explicitValue(inspect(key)));
+    if (codes !== undefined) {
+      out[key] = codes;
+    }
+  }
+  const perFile = stringTable(explicitValue(inspect('perFileIgnores')));
+  if (perFile !== undefined) {
+    const table: Record<string, string[]> = {};
+    for (const [glob, codes] of Object.entries(perFile)) {
+      const list = stringArray(codes);
+      if (list !== undefined) {
+        table[glob] = list;
+      }
+    }
+    out.perFileIgnores = table;
+  }
+  const severity = stringTable(explicitValue(inspect('severity')));
+  if (severity !== undefined) {
+    const table: Record<string, string> = {};
+    for (const [code, level] of Object.entries(severity)) {
+      if (typeof level === 'string') {
+        table[code] = level;
+      }
+    }
+    out.severity = table;
   }
   return out;
 }

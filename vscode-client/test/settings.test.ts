@@ -42,6 +42,24 @@ describe('toServerSettings', () => {
     assert.deepEqual(s, {});
   });
 
+  it('forwards the rule keys the user set, dropping entries of the wrong type', () => {
+    const s = toServerSettings(
+      inspector({
+        ignore: { workspaceValue: ['EY205', 7] },
+        extendSelect: { globalValue: ['EY2'] },
+        perFileIgnores: { workspaceValue: { 'mistakes/**': ['EY2', null], 'x/*': 'EY1' } },
+        severity: { workspaceValue: { EY205: 'hint', EY301: 3 } },
+        select: { defaultValue: [] },
+      }),
+    );
+    assert.deepEqual(s, {
+      ignore: ['EY205'],
+      extendSelect: ['EY2'],
+      perFileIgnores: { 'mistakes/**': ['EY2'] },
+      severity: { EY205: 'hint' },
+    });
+  });
+
   it('maps every key the user set', () => {
     const s = toServerSettings(
       inspector({

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from evalyaml.config import find_root, load_config
 from evalyaml.core.incremental import CaseMapper
@@ -55,11 +56,13 @@ class EditorWorkspace(Workspace):
     def __init__(self, roots: list[Path], settings: Settings, today: date | None = None,
                  workers: int = 1, mapper: CaseMapper | None = None) -> None:
         self.settings = settings
-        globs: dict[str, tuple[str, ...]] = {}
+        globs: dict[str, Any] = {}
         if settings.include is not None:
             globs["include"] = settings.include
         if settings.exclude is not None:
             globs["exclude"] = settings.exclude
+        if settings.rules:
+            globs["rules"] = settings.rules
         super().__init__(roots, today=today, strict=settings.strict,
                          freshness_days=settings.freshness_days, globs=globs or None,
                          workers=workers, mapper=mapper)

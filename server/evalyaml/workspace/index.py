@@ -55,7 +55,7 @@ class Workspace:
         today: date | None = None,
         strict: bool | None = None,
         freshness_days: int | None = None,
-        globs: Mapping[str, tuple[str, ...]] | None = None,
+        globs: Mapping[str, object] | None = None,
         include_paths: Sequence[Path] = (),
         force_kind: Kind | None = None,
         workers: int | None = None,

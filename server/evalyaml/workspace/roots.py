@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from evalyaml.config import Config, find_root, load_config
 from evalyaml.core.findings import Finding
@@ -51,7 +52,9 @@ class Overrides:
     strict: bool | None = None
     freshness_days: int | None = None
     options_for: Callable[[Path], Options] | None = None
-    globs: Mapping[str, tuple[str, ...]] | None = None  # "include"/"exclude" -> globs
+    # The editor's keys that replace the file's: "include"/"exclude" -> globs, "rules" ->
+    # (`Rules` field, value) pairs.
+    globs: Mapping[str, Any] | None = None
 
 
 class Roots:
@@ -69,7 +72,11 @@ class Roots:
         config = load_config(config_root)
         root = WorkspaceRoot(path, config, load_bundles(config))
         if self.overrides.globs:
-            root.config = root.config.with_overrides(**self.overrides.globs)
+            changes = dict(self.overrides.globs)
+            rules = changes.pop("rules", None)
+            if rules:  # each rule key the editor sets replaces the file's
+                changes["rules"] = replace(root.config.rules, **dict(rules))
+            root.config = root.config.with_overrides(**changes)
         return root
 
     def root_for(self, path: Path) -> WorkspaceRoot:
