@@ -115,8 +115,12 @@ def test_detection_order_modeline_then_schema_key_then_folder_then_shape() -> No
     assert detect_kind(text, "rubrics/x.yaml", _root(text)) is None  # type: ignore[arg-type]
     text = foreign + rubric_shape
     assert detect_kind(text, "rubrics/x.yaml", _root(text)) is None  # type: ignore[arg-type]
-    text = "template: x\nscore_type: binary\n"
+    # The folder beats the shape, when the file has something of a rubric (its `id`)...
+    text = "id: x\ntemplate: x\nscore_type: binary\n"
     assert detect_kind(text, "rubrics/x.yaml", _root(text)) is FileKind.RUBRIC  # type: ignore[arg-type]
+    # ...and a folder alone claims nothing (#25): a judge's keys in rubrics/ make a judge.
+    text = "template: x\nscore_type: binary\n"
+    assert detect_kind(text, "rubrics/x.yaml", _root(text)) is FileKind.JUDGE  # type: ignore[arg-type]
     assert detect_kind(text, "x.yaml", _root(text)) is FileKind.JUDGE  # type: ignore[arg-type]
 
 
