@@ -42,8 +42,10 @@ def render_text(result: CheckResult) -> str:
     out: list[str] = []
     for path, finding in _sorted(result):
         start = finding.span.start
+        # `[*]` as ruff marks it: `evalyaml check --fix` fixes this one.
+        mark = " [*]" if chosen_fix(finding, unsafe=False) is not None else ""
         out.append(f"{display_path(path)}:{start.line + 1}:{start.character + 1}: "
-                   f"{finding.severity.label} {finding.code} {finding.message}")
+                   f"{finding.severity.label} {finding.code}{mark} {finding.message}")
         for related in finding.related:
             at = related.span.start
             out.append(f"    {_related_path(related, path)}:{at.line + 1}:{at.character + 1}: "

@@ -15,7 +15,7 @@ from evalyaml.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 TODAY = "2026-11-21"
-PIN = "EY303 'rubric/factuality'"  # what precedes " has no version pin"
+PIN = "EY303 [*] 'rubric/factuality'"  # what precedes " has no version pin"
 
 
 @pytest.fixture
@@ -50,7 +50,7 @@ def test_trailing_alone_and_whole_file_comments(workspace: Path) -> None:
     code, found = check(workspace)
     assert code == 0
     assert [line.split(" has no")[0] for line in found] == [
-        "datasets/d.yaml:7:24: warning EY322 unused suppression: no EY201 finding on the line "
+        "datasets/d.yaml:7:24: warning EY322 [*] unused suppression: no EY201 finding on the line "
         "it applies to",
         f"datasets/d.yaml:11:17: warning {PIN}",
         f"datasets/d.yaml:14:17: warning {PIN}"]
@@ -74,7 +74,7 @@ def test_unknown_code_gets_did_you_mean_and_is_not_a_suppression(workspace: Path
     assert check(workspace)[1] == [
         "datasets/d.yaml:4:55: warning EY323 unknown code 'EY3O3' in suppression; "
         "did you mean 'EY303'?",
-        "datasets/d.yaml:4:17: warning EY303 'rubric/factuality' has no version pin; it "
+        "datasets/d.yaml:4:17: warning EY303 [*] 'rubric/factuality' has no version pin; it "
         "resolves to 1.2.0 today and will follow every new version; pin it, e.g. "
         "'rubric/factuality@1.2'"][::-1]
 
