@@ -108,8 +108,8 @@ def test_installed_cli_checks_a_file(installed: Path, tmp_path: Path) -> None:
                 cwd=tmp_path)
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.splitlines() == [
-        "rubrics/typo.yaml:2:10: warning EY208 [*] version 1.10 is a YAML number (it reads as 1.1), "
-        'not a version string; write it quoted: "1.10.0"',
+        "rubrics/typo.yaml:2:10: warning EY208 [*] version 1.10 is a YAML number (it reads as "
+        '1.1), not a version string; write it quoted: "1.10.0"',
         "rubrics/typo.yaml:4:11: warning EY206 unknown check kind 'regx'; did you mean 'regex'?",
         "[*] 1 fixable with `evalyaml check --fix` (1 more with --unsafe-fixes)",
         "2 warnings in 1 file checked",
