@@ -33,26 +33,18 @@ from evalyaml.syntax.tree import (
     Sequence,
     to_python,
 )
+from evalyaml.syntax.yaml.pyyaml11 import BOOL as _BOOL
+from evalyaml.syntax.yaml.pyyaml11 import FLOAT as _FLOAT
+from evalyaml.syntax.yaml.pyyaml11 import INT as _INT
+from evalyaml.syntax.yaml.pyyaml11 import NULL as _NULL
+from evalyaml.syntax.yaml.pyyaml11 import TIMESTAMP as _TIMESTAMP
+from evalyaml.syntax.yaml.pyyaml11 import TRUE as _TRUE
 
 EMPTY = "sha256:" + hashlib.sha256(b"").hexdigest()
 WELL_FORMED = re.compile(r"sha256:[a-f0-9]{64}")
 # Python's text-mode files break lines at LF, CRLF and CR (universal newlines), nothing else.
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
-# PyYAML's implicit resolvers (resolver.py), YAML 1.1.
-_BOOL = re.compile(r"yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF")
-_TRUE = frozenset({"yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"})
-_NULL = re.compile(r"~|null|Null|NULL|")
-_INT = re.compile(r"[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+"
-                  r"|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+")
-_FLOAT = re.compile(r"[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?"
-                    r"|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?"
-                    r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*"
-                    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)")
-_TIMESTAMP = re.compile(r"[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]"
-                        r"|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?"
-                        r"(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?"
-                        r"(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?")
 
 
 class Unreadable(Exception):

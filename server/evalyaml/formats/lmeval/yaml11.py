@@ -4,20 +4,12 @@ while evalyaml's parser reads YAML 1.2: a value meant as text is judged by this 
 
 from __future__ import annotations
 
-import re
-
 from evalyaml.syntax.tree import Scalar
-
-# PyYAML's implicit resolvers (yaml/resolver.py), YAML 1.1.
-_BOOL = re.compile(r"yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF")
-_NULL = re.compile(r"~|null|Null|NULL|")
-_INT = re.compile(r"[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+"
-                  r"|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+")
-_FLOAT = re.compile(r"[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?"
-                    r"|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?"
-                    r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*"
-                    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)")
-_TRUE = frozenset({"yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"})
+from evalyaml.syntax.yaml.pyyaml11 import BOOL as _BOOL
+from evalyaml.syntax.yaml.pyyaml11 import FLOAT as _FLOAT
+from evalyaml.syntax.yaml.pyyaml11 import INT as _INT
+from evalyaml.syntax.yaml.pyyaml11 import NULL as _NULL
+from evalyaml.syntax.yaml.pyyaml11 import TRUE as _TRUE
 
 
 def python_type(node: Scalar, source: str) -> str:

@@ -9,6 +9,8 @@ checked with `consistency.check_settled`.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
@@ -20,9 +22,10 @@ from evalyaml.ide.navigation import rename_edits, rename_target
 from evalyaml.lsp import convert
 from evalyaml.lsp.consistency import analysed_serials, check_settled, wait_current, wait_index
 from evalyaml.lsp.documents import Document, uri_to_path
-from evalyaml.lsp.features import actions, completion, hover
+from evalyaml.lsp.features import actions, completion, hover, navigation
 from evalyaml.lsp.handlers.navigation import nav
 from evalyaml.lsp.session import EvalServer
+from evalyaml.syntax.text import Span
 
 
 # ---------------------------------------------------------------------- completion and hover
@@ -126,15 +129,23 @@ async def rename(ls: EvalServer, params: types.RenameParams) -> types.WorkspaceE
         raise JsonRpcInvalidParams(
             f"'{params.new_name}' is not a valid {target.kind.noun}: {target.kind.id_rule}")
     edits = await ls.in_thread(rename_edits, workspace.workspace, target, params.new_name)
+    changes = _changes(ls, workspace, edits)
+    check_settled(ls, before, changes)  # the versions named are those the edits are for
+    return convert.workspace_edit(
+        changes, document_changes=ls.supports("workspace.workspace_edit.document_changes"))
+
+
+def _changes(ls: EvalServer, workspace: navigation.Nav,
+             edits: dict[Path, list[tuple[Span, str]]]
+             ) -> dict[str, tuple[int | None, list[types.TextEdit]]]:
+    """Edits by file as the client's URIs, ranges in its encoding, and the versions they are for."""
     changes: dict[str, tuple[int | None, list[types.TextEdit]]] = {}
     for path, spans in edits.items():
         uri = ls.uri_for(path)
         mapper = workspace.mapper_for(path)
-        changes[uri] = (ls.version_for(uri), [types.TextEdit(mapper.range(s), text)
-                                              for s, text in spans])
-    check_settled(ls, before, changes)  # the versions named are those the edits are for
-    return convert.workspace_edit(
-        changes, document_changes=ls.supports("workspace.workspace_edit.document_changes"))
+        changes[uri] = (ls.version_for(uri), [types.TextEdit(mapper.range(span), text)
+                                              for span, text in spans])
+    return changes
 
 
 async def will_rename_files(ls: EvalServer, params: types.RenameFilesParams
@@ -151,11 +162,6 @@ async def will_rename_files(ls: EvalServer, params: types.RenameFilesParams
     edits = await ls.in_thread(file_rename_edits, workspace.workspace, moves)
     if not edits:
         return None
-    changes: dict[str, tuple[int | None, list[types.TextEdit]]] = {}
-    for path, spans in edits.items():
-        uri = ls.uri_for(path)
-        mapper = workspace.mapper_for(path)
-        changes[uri] = (ls.version_for(uri), [types.TextEdit(mapper.range(s), text)
-                                              for s, text in spans])
+    changes = _changes(ls, workspace, edits)
     return convert.workspace_edit(
         changes, document_changes=ls.supports("workspace.workspace_edit.document_changes"))
