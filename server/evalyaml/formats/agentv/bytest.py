@@ -35,8 +35,8 @@ from evalyaml.formats.agentv.suite import (
 )
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.text import LineIndex, Span
-from evalyaml.syntax.tree import Mapping, Sequence
-from evalyaml.syntax.yaml.parse import parse_text
+from evalyaml.syntax.tree import Mapping
+from evalyaml.syntax.yaml.parse import parse_lone_item, parse_text
 
 STATE = "agentv-tests"
 
@@ -88,14 +88,12 @@ class TestRules:
     def item(self, text: str, index: int, root: SuiteFacts, options: Options
              ) -> Item[TestFacts] | None:
         sink = FindingSink(strict=options.strict)
-        parsed = parse_text(text, sink)
-        if not parsed.ok or len(parsed.documents) != 1:
+        lone = parse_lone_item(text, sink)
+        if lone is None:
             return None
-        top = parsed.documents[0]
-        if not isinstance(top, Sequence) or len(top.items) != 1:
-            return None
+        parsed, item = lone
         facts = SuiteFacts(suite_meta=root.suite_meta, suite_input_files=root.suite_input_files)
-        check_item(Context(parsed, sink), top.items[0], facts)
+        check_item(Context(parsed, sink), item, facts)
         file_refs = file_refs_of(facts.refs, self.path, self.root_folder) if self.path else []
         return Item(tuple(dict.fromkeys(sink.findings)), TestFacts(
             tuple(facts.refs), tuple(facts.test_ids), tuple(facts.depends), tuple(facts.cases),

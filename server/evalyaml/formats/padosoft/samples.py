@@ -28,8 +28,8 @@ from evalyaml.formats.padosoft.dataset import (
 from evalyaml.formats.padosoft.kinds import DATASET
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.text import LineIndex, Span
-from evalyaml.syntax.tree import Mapping, Sequence
-from evalyaml.syntax.yaml.parse import parse_text
+from evalyaml.syntax.tree import Mapping
+from evalyaml.syntax.yaml.parse import parse_lone_item, parse_text
 
 STATE = "padosoft-samples"
 
@@ -61,14 +61,12 @@ class SampleRules:
     def item(self, text: str, index: int, root: list[Definition], options: Options
              ) -> Item[CaseSummary | None] | None:
         sink = FindingSink(strict=options.strict)
-        parsed = parse_text(text, sink)
-        if not parsed.ok or len(parsed.documents) != 1:
+        lone = parse_lone_item(text, sink)
+        if lone is None:
             return None
-        top = parsed.documents[0]
-        if not isinstance(top, Sequence) or len(top.items) != 1:
-            return None
+        parsed, item = lone
         self._tidy(sink)
-        summary = check_sample(Context(parsed, sink), top.items[0], index)
+        summary = check_sample(Context(parsed, sink), item, index)
         return Item(tuple(dict.fromkeys(sink.findings)), summary)
 
     def shift(self, facts: CaseSummary | None, lines: int) -> CaseSummary | None:

@@ -28,8 +28,8 @@ from evalyaml.formats.promptfoo.facts import ConfigFacts, Ref, TestFacts
 from evalyaml.formats.promptfoo.tests import check_tests_item
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.text import LineIndex, Span
-from evalyaml.syntax.tree import Mapping, Sequence
-from evalyaml.syntax.yaml.parse import parse_text
+from evalyaml.syntax.tree import Mapping
+from evalyaml.syntax.yaml.parse import parse_lone_item, parse_text
 
 STATE = "promptfoo-tests"
 
@@ -86,15 +86,13 @@ class TestRules:
     def item(self, text: str, index: int, root: RootFacts, options: Options
              ) -> Item[TestItem] | None:
         sink = FindingSink(strict=options.strict)
-        parsed = parse_text(text, sink)
-        if not parsed.ok or len(parsed.documents) != 1:
+        lone = parse_lone_item(text, sink)
+        if lone is None:
             return None
-        top = parsed.documents[0]
-        if not isinstance(top, Sequence) or len(top.items) != 1:
-            return None
+        parsed, item = lone
         facts = ConfigFacts(default_asserted=root.facts.default_asserted,
                             default_unknown=root.facts.default_unknown)
-        check_tests_item(Context(parsed, sink), top.items[0], facts, index)
+        check_tests_item(Context(parsed, sink), item, facts, index)
         cases = tuple(CaseSummary(name, span, name_span) for name, span, name_span in facts.cases)
         return Item(tuple(dict.fromkeys(sink.findings)),
                     TestItem(tuple(facts.refs), tuple(facts.tests), cases))

@@ -423,3 +423,17 @@ def _report_syntax(
     end = line_end if line_end > offset else min(offset + 1, len(text))
     sink.add("EY101", f"YAML syntax error: {message}", lines.span(offset, end))
     return offset, left_open
+
+
+def parse_lone_item(text: str, sink: FindingSink) -> tuple[ParsedText, Node] | None:
+    """The one item of a list written alone (`- ...`, one test of a suite split by lines):
+    the parse and the item, or None when the text does not parse as written, or is not
+    exactly one document holding a one-item list. The per-item analyses (`core/items.py`)
+    then fall back to the whole file."""
+    parsed = parse_text(text, sink)
+    if not parsed.ok or len(parsed.documents) != 1:
+        return None
+    top = parsed.documents[0]
+    if not isinstance(top, Sequence) or len(top.items) != 1:
+        return None
+    return parsed, top.items[0]
