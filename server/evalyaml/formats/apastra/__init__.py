@@ -24,7 +24,6 @@ from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
 from evalyaml.formats.apastra import detect
 from evalyaml.formats.apastra.codes import CODES
-from evalyaml.formats.apastra.ide import IDE
 from evalyaml.formats.apastra.kinds import CASES, DATASET, EVALUATOR, KINDS, PROMPT, SUITE
 from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refusal
 
@@ -36,8 +35,13 @@ class ApastraFormat(FormatBase):
     title = "Apastra PromptOps"
     kinds: tuple[Kind, ...] = KINDS
     suffixes = detect.SUFFIXES
-    ide: FormatIde = IDE
     codes: tuple[Code, ...] = CODES
+
+    @property
+    def ide(self) -> FormatIde:
+        from evalyaml.formats.apastra.ide import IDE
+
+        return IDE
 
     def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
         return detect.claim(text, path, root)

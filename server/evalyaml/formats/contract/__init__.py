@@ -21,16 +21,15 @@ from evalyaml.formats.base import (
     HEAD_BYTES,
     Claim,
     FormatBase,
+    FormatIde,
     NearMiss,
     ReferenceGraph,
     Refusal,
     Resolved,
     Tier,
 )
-from evalyaml.formats.contract import cross
 from evalyaml.formats.contract.codes import CODES
 from evalyaml.formats.contract.detect import NotOurs, folder_kind_of_text, modeline_kind
-from evalyaml.formats.contract.ide import IDE
 from evalyaml.syntax.text import LineIndex
 from evalyaml.syntax.yaml.segments import has_questions_line
 
@@ -50,8 +49,13 @@ class ContractFormat(FormatBase):
     title = "evalyaml contract"
     kinds: tuple[Kind, ...] = (FileKind.DATASET, FileKind.RUBRIC, FileKind.JUDGE)
     suffixes = (".yaml", ".yml")
-    ide = IDE
     codes: tuple[Code, ...] = CODES
+
+    @property
+    def ide(self) -> FormatIde:
+        from evalyaml.formats.contract.ide import IDE
+
+        return IDE
 
     def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
         verdict = modeline_kind(text)
@@ -69,7 +73,9 @@ class ContractFormat(FormatBase):
 
     def reference_findings(self, path: Path, analysis: FileAnalysis, resolved: list[Resolved],
                            graph: ReferenceGraph, options: Options) -> Iterable[Finding]:
-        return cross.reference_findings(path, analysis, resolved, graph, options)
+        from evalyaml.formats.contract.cross import reference_findings
+
+        return reference_findings(path, analysis, resolved, graph, options)
 
     def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
         match = _NEAR_QUESTIONS.search(text, 0, HEAD_BYTES)
