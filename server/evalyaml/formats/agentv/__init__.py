@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evalyaml.core.codes import Code
 from evalyaml.core.findings import Finding
-from evalyaml.core.incremental import CaseCache, CaseMapper
 from evalyaml.core.kinds import Kind
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
@@ -32,6 +32,9 @@ from evalyaml.formats.agentv import detect
 from evalyaml.formats.agentv.codes import CODES
 from evalyaml.formats.agentv.kinds import CASES, CONFIG, PROMPT, SUITE, TARGETS, WORKSPACE
 from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refusal
+
+if TYPE_CHECKING:
+    from evalyaml.core.incremental import CaseCache, CaseMapper
 
 __all__ = ["CASES", "CONFIG", "FORMAT", "PROMPT", "SUITE", "TARGETS", "WORKSPACE",
            "AgentvFormat"]

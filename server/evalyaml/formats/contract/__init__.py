@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evalyaml.core.codes import Code
 from evalyaml.core.findings import Finding
-from evalyaml.core.incremental import CaseCache, CaseMapper
 from evalyaml.core.kinds import FileKind, Kind
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
@@ -32,6 +32,9 @@ from evalyaml.formats.contract.codes import CODES
 from evalyaml.formats.contract.detect import NotOurs, folder_kind_of_text, modeline_kind
 from evalyaml.syntax.text import LineIndex
 from evalyaml.syntax.yaml.segments import has_questions_line
+
+if TYPE_CHECKING:
+    from evalyaml.core.incremental import CaseCache, CaseMapper
 
 # A root key one or two letters away from `questions` whose first item is a case (`- id:` then
 # an `input:` key): a dataset whose cases would otherwise never be checked. Narrow on purpose:

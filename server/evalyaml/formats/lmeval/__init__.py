@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evalyaml.core.codes import Code
 from evalyaml.core.findings import Finding
-from evalyaml.core.incremental import CaseCache, CaseMapper
 from evalyaml.core.kinds import Kind
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
@@ -25,6 +25,9 @@ from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refu
 from evalyaml.formats.lmeval import detect
 from evalyaml.formats.lmeval.codes import CODES
 from evalyaml.formats.lmeval.kinds import GROUP, NAME, TASK, TEMPLATE
+
+if TYPE_CHECKING:
+    from evalyaml.core.incremental import CaseCache, CaseMapper
 
 __all__ = ["FORMAT", "GROUP", "NAME", "TASK", "TEMPLATE", "LmevalFormat"]
 

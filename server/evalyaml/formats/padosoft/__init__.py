@@ -17,8 +17,9 @@ flow mappings; ours refuses `10:00:00` in a flow mapping, which symfony reads).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from evalyaml.core.codes import Code
-from evalyaml.core.incremental import CaseCache, CaseMapper
 from evalyaml.core.kinds import Kind
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
@@ -26,6 +27,9 @@ from evalyaml.formats.base import Claim, FormatBase, FormatIde, NearMiss, Refusa
 from evalyaml.formats.padosoft import detect
 from evalyaml.formats.padosoft.codes import CODES
 from evalyaml.formats.padosoft.kinds import CALIBRATION, DATASET, EVAL_SET
+
+if TYPE_CHECKING:
+    from evalyaml.core.incremental import CaseCache, CaseMapper
 
 __all__ = ["CALIBRATION", "DATASET", "EVAL_SET", "FORMAT", "PadosoftFormat"]
 

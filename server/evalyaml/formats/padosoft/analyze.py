@@ -18,7 +18,6 @@ from evalyaml.formats.padosoft.common import Context
 from evalyaml.formats.padosoft.dataset import check_dataset
 from evalyaml.formats.padosoft.eval_set import check_eval_set
 from evalyaml.formats.padosoft.kinds import CALIBRATION, DATASET, EVAL_SET
-from evalyaml.syntax.json import parse_json
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.yaml.parse import parse_text
 
@@ -54,6 +53,8 @@ def analyze_whole(text: str, path: str | None, kind: Kind, options: Options) -> 
     sink = FindingSink(strict=options.strict)
     result = FileAnalysis(path, kind)
     if kind is EVAL_SET:
+        from evalyaml.syntax.json import parse_json  # an eval set, not a YAML dataset
+
         parsed = parse_json(text, sink)
     else:
         parsed = parse_text(text, sink)

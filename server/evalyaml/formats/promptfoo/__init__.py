@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evalyaml.core.codes import Code
 from evalyaml.core.findings import Finding
-from evalyaml.core.incremental import CaseCache, CaseMapper
 from evalyaml.core.kinds import Kind
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
@@ -26,6 +26,9 @@ from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refu
 from evalyaml.formats.promptfoo import detect, scripts
 from evalyaml.formats.promptfoo.codes import CODES
 from evalyaml.formats.promptfoo.kinds import CONFIG, PROMPT, SCRIPTS, TABLE, TESTS
+
+if TYPE_CHECKING:
+    from evalyaml.core.incremental import CaseCache, CaseMapper
 
 __all__ = ["CONFIG", "FORMAT", "PROMPT", "SCRIPTS", "TABLE", "TESTS", "PromptfooFormat"]
 
