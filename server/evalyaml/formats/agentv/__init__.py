@@ -74,8 +74,11 @@ class AgentvFormat(FormatBase):
     def analyze(self, text: str, path: str | None, kind: Kind | None, options: Options, *,
                 forced: bool = False, cache: CaseCache | None = None,
                 mapper: CaseMapper | None = None, whole: bool = False) -> FileAnalysis:
-        """A suite test by test where it splits (`bytest`), unless `whole` (what that must
-        equal, for the tests); the other kinds whole."""
+        """A suite test by test where it splits (`bytest`) and a document's `cache` keeps the
+        tests for the next edit; the other kinds whole, and a suite whole when nothing will be
+        reused (the command line, a closed file) or when `whole` asks (what the split must
+        equal, for the tests): one parse of the whole file is about twice as fast as parsing,
+        checking and placing 10,000 tests one by one."""
         if kind not in self.kinds:
             claimed = detect.claim(text, path)
             kind = claimed.kind if isinstance(claimed, Claim) else SUITE
@@ -85,7 +88,7 @@ class AgentvFormat(FormatBase):
             check_prompt(text, sink)
         elif kind is CASES and path is not None and path.lower().endswith(".jsonl"):
             _cases_jsonl(text, sink, result)
-        elif kind is SUITE and not whole and \
+        elif kind is SUITE and not whole and cache is not None and \
                 (by_test := _suite_by_test(text, path, options, cache)):
             findings, facts, file_refs = by_test
             sink.findings.extend(findings)
@@ -148,13 +151,12 @@ class AgentvFormat(FormatBase):
         return sink.findings
 
 
-def _suite_by_test(text: str, path: str | None, options: Options, cache: CaseCache | None
+def _suite_by_test(text: str, path: str | None, options: Options, cache: CaseCache
                    ) -> tuple[list[Finding], SuiteFacts, list[FileRef]] | None:
     from evalyaml.core.items import ItemState
     from evalyaml.formats.agentv.bytest import STATE, analyze_suite_by_test
 
-    return analyze_suite_by_test(
-        text, path, options, cache.format_state(STATE, ItemState) if cache is not None else None)
+    return analyze_suite_by_test(text, path, options, cache.format_state(STATE, ItemState))
 
 
 def _workspace_file(ctx: Context, root: Node | None, facts: SuiteFacts) -> None:
