@@ -62,8 +62,11 @@ class AgentvFormat(FormatBase):
     def analyze(self, text: str, path: str | None, kind: Kind | None, options: Options, *,
                 forced: bool = False, cache: CaseCache | None = None,
                 mapper: CaseMapper | None = None, whole: bool = False) -> FileAnalysis:
-        """A suite test by test where it splits (`bytest`), unless `whole` (what that must
-        equal, for the tests); the other kinds whole."""
+        """A suite or a YAML cases file test by test where it splits (`bytest`) and a
+        document's `cache` keeps the tests for the next edit; the other kinds whole. Whole too
+        when nothing will be reused (the command line, a closed file) or when `whole` asks
+        (what the split must equal, for the tests): one parse of the whole file is about twice
+        as fast as parsing, checking and placing 10,000 tests one by one."""
         from evalyaml.formats.agentv.analyze import analyze
 
         return analyze(text, path, kind, options, cache=cache, whole=whole)
