@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evalyaml.core.findings import Finding, FindingSink, Fix, TextEdit
-from evalyaml.core.incremental import CaseCache, CaseMapper
 from evalyaml.core.kinds import Kind
 from evalyaml.core.model import FileAnalysis, FileRef
 from evalyaml.core.options import Options
@@ -34,6 +34,9 @@ from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.text import LineIndex
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 from evalyaml.syntax.yaml.parse import parse_text
+
+if TYPE_CHECKING:
+    from evalyaml.core.incremental import CaseCache, CaseMapper
 
 _REFS = "agentv.refs"
 

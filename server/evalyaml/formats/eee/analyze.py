@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import posixpath
 from pathlib import PurePath
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from evalyaml.core.findings import FindingSink
-from evalyaml.core.incremental import CaseCache, CaseMapper
 from evalyaml.core.kinds import Kind
 from evalyaml.core.model import Definition, FileAnalysis, Reference
 from evalyaml.core.options import Options
@@ -28,6 +27,9 @@ from evalyaml.formats.eee.rows import (
 from evalyaml.syntax.json import parse_json
 from evalyaml.syntax.lines import LineCache
 from evalyaml.syntax.text import Position, Span
+
+if TYPE_CHECKING:
+    from evalyaml.core.incremental import CaseCache, CaseMapper
 
 PATH_RULE = "EY726"
 

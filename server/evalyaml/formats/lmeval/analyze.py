@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 
 from evalyaml.core.findings import Finding, FindingSink
-from evalyaml.core.incremental import CaseCache, CaseMapper
 from evalyaml.core.kinds import Kind
 from evalyaml.core.model import Definition, FileAnalysis, FileRef, Reference
 from evalyaml.core.options import Options
@@ -20,6 +20,9 @@ from evalyaml.formats.lmeval.kinds import GROUP, NAME, TASK, TEMPLATE
 from evalyaml.formats.lmeval.rules import Facts, check_root
 from evalyaml.syntax.tree import Mapping, Node, Scalar
 from evalyaml.syntax.yaml.parse import parse_text
+
+if TYPE_CHECKING:
+    from evalyaml.core.incremental import CaseCache, CaseMapper
 
 
 def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from evalyaml.core.findings import FindingSink
-from evalyaml.core.incremental import CaseCache
 from evalyaml.core.kinds import Kind
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
@@ -20,6 +20,9 @@ from evalyaml.formats.padosoft.eval_set import check_eval_set
 from evalyaml.formats.padosoft.kinds import CALIBRATION, DATASET, EVAL_SET
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.yaml.parse import parse_text
+
+if TYPE_CHECKING:
+    from evalyaml.core.incremental import CaseCache
 
 KINDS: tuple[Kind, ...] = (DATASET, CALIBRATION, EVAL_SET)
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import os
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 
 from evalyaml.core.findings import Finding, FindingSink
-from evalyaml.core.incremental import CaseCache, CaseMapper
 from evalyaml.core.items import ItemState
 from evalyaml.core.kinds import Kind
 from evalyaml.core.model import CaseSummary, FileAnalysis, FileRef
@@ -29,6 +29,9 @@ from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.text import LineIndex
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 from evalyaml.syntax.yaml.parse import parse_text
+
+if TYPE_CHECKING:
+    from evalyaml.core.incremental import CaseCache, CaseMapper
 
 _TEST_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
 _PROMPT_SUFFIXES = (".txt", ".md", ".j2")
