@@ -132,17 +132,16 @@ def resolve_among(reference: Reference, candidates: Sequence[tuple[Path, Definit
 
 
 def sort_newest_first(items: Iterable[tuple[Path, Definition]]) -> list[tuple[Path, Definition]]:
-    """Definitions by version, highest first; invalid versions last; ties by path."""
-    def key(item: tuple[Path, Definition]) -> tuple[int, Version, str]:
+    """Definitions by version, highest first; invalid versions last; ties by path. (Files
+    whose definitions carry no version never import semver.)"""
+    listed = sorted(items, key=lambda i: str(i[0]))
+    valid: list[tuple[Version, tuple[Path, Definition]]] = []
+    invalid: list[tuple[Path, Definition]] = []
+    for item in listed:
         version = parse_version(item[1].version) if item[1].version else None
         if version is None:
-            from semver import Version
-
-            return (1, Version(0), str(item[0]))
-        return (0, version, str(item[0]))
-
-    listed = sorted(items, key=lambda i: str(i[0]))
-    valid = [i for i in listed if key(i)[0] == 0]
-    valid.sort(key=lambda i: key(i)[1], reverse=True)  # stable: ties stay in path order
-    invalid = [i for i in listed if key(i)[0] == 1]
-    return valid + invalid
+            invalid.append(item)
+        else:
+            valid.append((version, item))
+    valid.sort(key=lambda vi: vi[0], reverse=True)  # stable: ties stay in path order
+    return [item for _, item in valid] + invalid
