@@ -17,9 +17,9 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from evalyaml.core.findings import Finding, sort_unique
+from evalyaml.core.incremental import CaseCache, CaseMapper
 from evalyaml.core.kinds import Kind
 from evalyaml.core.model import Definition, FileAnalysis, Reference
 from evalyaml.core.options import Options
@@ -32,9 +32,6 @@ from evalyaml.workspace.resolve import Resolution
 from evalyaml.workspace.roots import Overrides, Roots, WorkspaceRoot, discover_all, normalize
 from evalyaml.workspace.suppress import finalise_file
 from evalyaml.workspace.symbols import Symbols
-
-if TYPE_CHECKING:
-    from evalyaml.core.incremental import CaseCache, CaseMapper
 
 __all__ = ["Workspace", "WorkspaceRoot", "normalize", "sort_unique"]
 
