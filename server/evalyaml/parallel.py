@@ -15,6 +15,7 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
+from evalyaml.core.options import Options
 from evalyaml.formats import ANALYZE_ITEMS as analyze_case_texts
 
 if TYPE_CHECKING:
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
     from evalyaml.core.incremental import CaseMapper, CaseResult
-    from evalyaml.core.options import Options
 
 PARALLEL_FROM = 2_000
 """Below this many cases a second process costs more than it saves."""
