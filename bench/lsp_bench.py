@@ -808,8 +808,8 @@ def main(argv: list[str] | None = None) -> int:
             report, missed = run(servers, Path(tmp), args.runs, args.open_delay)
         print()
         print(report)
-        print("medians of %d runs; load average %s" % (
-            args.runs, " ".join(Path("/proc/loadavg").read_text().split()[:3])))
+        load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+        print(f"medians of {args.runs} runs; load average {load}")
         if missed:
             print("targets missed: " + "; ".join(missed))
         return 1 if missed else 0

@@ -56,6 +56,7 @@ from evalyaml.workspace.suppress import finalise_file
 log = logging.getLogger(__name__)
 
 LARGE_TEXT = 1_000_000  # characters: after analysing more, keep the collector off the results
+WARM_DELAY = 1.0  # seconds from an adopted open to warming its case cache (`_warm_up`)
 
 
 def today_override() -> date | None:
@@ -142,6 +143,7 @@ class Engine:
         # Lowest priority: documents opened with the index's analysis (`_adopt`), whose case
         # cache is still empty; analysed again, quietly, so the first edit costs one case.
         self._warm: dict[str, None] = {}
+        self._warm_after = 0.0  # not before: a document closed at once is not warmed for nothing
         self._caches: dict[str, CaseCache] = {}
         self._fragments: dict[str, Fragments] = {}  # uri -> its last publish (open documents)
         self._analysed: dict[str, int] = {}  # uri -> Document.serial analysed
@@ -198,10 +200,10 @@ class Engine:
     def _run(self) -> None:
         while True:
             with self._cond:
-                while not (self._tasks or self._docs or self._paths or self._to_report
-                           or self._warm) and not self._stopped:
+                while not (self._tasks or self._docs or self._paths or self._to_report or (
+                        self._warm and time.monotonic() >= self._warm_after)) and not self._stopped:
                     self._busy = self._on_document = False
-                    self._cond.wait()
+                    self._cond.wait(WARM_DELAY / 4 if self._warm else None)
                 if self._stopped:
                     return
                 self._busy = True
@@ -274,6 +276,7 @@ class Engine:
         if not cache.used:
             with self._cond:
                 self._warm[uri] = None
+                self._warm_after = time.monotonic() + WARM_DELAY
         return True
 
     def _warm_up(self, uri: str, forced: bool) -> None:
