@@ -2,8 +2,9 @@
 
 VS Code restores its open tabs right after `initialized`, long before the index of a large
 workspace is in. The tab's own findings must come at once (issue #27), the findings that need
-the other files once the index is complete, and nothing stale may stay behind; closing a file
-and opening it again gives the very same diagnostics.
+the other files once the index is complete, and nothing stale may stay behind. Closing a file
+and opening it again gives the very same diagnostics (the index keeps the buffer's analysis when
+the disk holds that text; the engine takes back the cache the document left: `lsp/reopen.py`).
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ questions:
 FILLER = {f"rubrics/filler/r{n:04d}.yaml": (
     f"id: filler_{n}\nversion: \"1.0.0\"\nchecks:\n  - kind: format\n    format: text\n"
     "scoring:\n  combine: all_pass\n") for n in range(800)}
-EXTRA_FILES = {RESTORED: TEXT}  # the module's session (`session`), opened once indexed
 LOCAL = ("EY205", (8, 4, 8, 11), "unknown key 'critera' in case 'q2'; did you mean 'criteria'? "
          "(an unknown key is ignored, so its value has no effect)")
 CROSS = ("EY301", (9, 16, 9, 43), "no rubric with id 'no_such_rubric' in the workspace")
@@ -107,8 +107,8 @@ async def test_an_edit_made_while_indexing_is_not_lost(fresh: Session) -> None:
     assert shown(await fresh.diagnostics(uri)) == [CROSS]
 
 
-async def test_reopened_document_gets_the_same_diagnostics(session: Session) -> None:
-    fresh = session
+async def test_reopened_document_gets_the_same_diagnostics(fresh: Session) -> None:
+    await fresh.ready()
     uri = fresh.open(RESTORED, TEXT)
     before = await until(fresh, uri, lambda found: len(found) == 2)
     assert shown(before) == [LOCAL, CROSS]
@@ -129,8 +129,8 @@ async def test_reopened_document_gets_the_same_diagnostics(session: Session) -> 
     await fresh.closed_diagnostics(uri, lambda found: len(found) == 2)
 
 
-async def test_reopened_with_other_text_is_analysed_afresh(session: Session) -> None:
-    fresh = session
+async def test_reopened_with_other_text_is_analysed_afresh(fresh: Session) -> None:
+    await fresh.ready()
     uri = fresh.open(RESTORED, TEXT)
     await until(fresh, uri, lambda found: len(found) == 2)
     fresh.close(uri)
