@@ -8,8 +8,9 @@ counted, a digest over a fixed file) is right after one run. Only at the end is 
 written, and only with `--fix`: `--diff` prints the change and writes nothing.
 
 Safe fixes write a value computed from the files (checksums, digests, row counts, sample
-hashes), add `file://`, quote a value, pin to what a reference resolves to today, replace a
-deprecated placeholder with its exact successor, or remove an unused suppression. Every other
+hashes), add `file://`, quote a value, remove a JSON trailing comma, pin to what a reference
+resolves to today, replace a deprecated placeholder with its exact successor, or remove an
+unused suppression. Every other
 fix (did-you-mean renames, "change to" a near value) changes what the file means: unsafe.
 """
 
@@ -29,7 +30,8 @@ from evalyaml.workspace.index import Workspace
 MAX_ROUNDS = 10
 BOM = b"\xef\xbb\xbf"
 _SAFE_TITLE = re.compile(r"^(?:Write |Quote |Add 'file://'$|Remove unused suppression$|"
-                         r"Remove EY.* from the suppression$|Replace with .*…$|Pin to @)")
+                         r"Remove EY.* from the suppression$|Remove the trailing comma$|"
+                         r"Replace with .*…$|Pin to @)")
 
 
 def is_safe(finding: Finding, fix: Fix) -> bool:

@@ -1,20 +1,26 @@
 """Data-driven: every workspace fixture gives exactly the findings annotated in it.
 
 Fixtures live in `tests/harness/workspaces/` (the engine's generic cross-file rules) and in
-`tests/formats/<format>/` (each format's own), as `*.fixture` files; see `workspace_fixture.py`
-for the format. Each fixture runs four ways: as written; with CRLF line breaks (the same lines
-and columns); with a byte-order mark on every file (the same findings); and in the other mode
-(strict turns each CONTRACT finding into an error and changes nothing else).
+`tests/formats/<format>/` (each format's own, the core contract's in `tests/formats/contract/`),
+as `*.fixture` files; see `workspace_fixture.py` for the format. Each fixture runs four ways:
+as written (and each file read as the kind its `//-` line names); with CRLF line breaks (the
+same lines and columns); with a byte-order mark on every file, read through `analyze_bytes` as
+the command line reads it (the same findings); and in both modes (each finding's severity is its
+class's, and strict turns each CONTRACT finding into an error and changes nothing else).
+
+Set `EVALYAML_DRAFT=1` to print a failing fixture redrawn with its actual findings.
 """
 
 from __future__ import annotations
 
+import os
 from collections import Counter
+from datetime import date
 from pathlib import Path
 
 import pytest
 
-from evalyaml.core.codes import CODES, CodeClass, Severity
+from evalyaml.core.codes import CODES, CodeClass, Severity, severity_of
 from evalyaml.core.findings import Finding
 from evalyaml.ide.complete import complete_at
 from evalyaml.ide.completion import Request
@@ -28,6 +34,7 @@ from .workspace_fixture import (
     Expected,
     FixtureError,
     WorkspaceFixture,
+    draw,
     parse_workspace_fixture,
 )
 
@@ -47,11 +54,17 @@ def _write(root: Path, fixture: WorkspaceFixture, *, crlf: bool = False, bom: bo
         path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + body.encode("utf-8"))
 
 
-def _findings(root: Path, fixture: WorkspaceFixture, *, strict: bool
-              ) -> list[tuple[Expected, Finding]]:
+def _workspace(root: Path, fixture: WorkspaceFixture, *, strict: bool) -> Workspace:
     workspace = Workspace([root], today=fixture.today, strict=strict,
                           freshness_days=fixture.freshness_days)
     workspace.index_all()
+    return workspace
+
+
+def _findings(root: Path, fixture: WorkspaceFixture, *, strict: bool,
+              workspace: Workspace | None = None) -> list[tuple[Expected, Finding]]:
+    if workspace is None:
+        workspace = _workspace(root, fixture, strict=strict)
     out: list[tuple[Expected, Finding]] = []
     for relative in fixture.files:
         for finding in workspace.findings(root / relative):
@@ -62,6 +75,16 @@ def _findings(root: Path, fixture: WorkspaceFixture, *, strict: bool
     return sorted(out, key=lambda pair: pair[0])
 
 
+def test_the_contract_fixtures_read_every_kind() -> None:
+    """Each kind of the core contract, and files no format claims, have fixtures (a clean file
+    that is not read as its kind would pass with no finding, so the kinds are asserted)."""
+    contract = [p for p in FIXTURES if p.is_relative_to(TESTS / "formats" / "contract")]
+    assert len(contract) >= 50
+    kinds = {kind for path in contract
+             for kind in parse_workspace_fixture(path.read_text(encoding="utf-8")).kinds.values()}
+    assert kinds == {"dataset", "rubric", "judge", "none"}
+
+
 def _ids(path: Path) -> str:
     return path.relative_to(TESTS).as_posix()
 
@@ -70,14 +93,22 @@ def _ids(path: Path) -> str:
 def test_workspace_fixture(path: Path, tmp_path: Path) -> None:
     fixture = parse_workspace_fixture(path.read_text(encoding="utf-8"))
     _write(tmp_path, fixture)
-    actual = [e for e, _ in _findings(tmp_path, fixture, strict=fixture.strict)]
+    workspace = _workspace(tmp_path, fixture, strict=fixture.strict)
+    actual = [e for e, _ in _findings(tmp_path, fixture, strict=fixture.strict,
+                                      workspace=workspace)]
     if actual != fixture.expected:
         want, got = Counter(fixture.expected), Counter(actual)
         pytest.fail("findings differ from the annotations\n"
                     + "".join(f"  missing:    {e.render()}\n"
                               for e in sorted((want - got).elements()))
                     + "".join(f"  unexpected: {a.render()}\n"
-                              for a in sorted((got - want).elements())))
+                              for a in sorted((got - want).elements()))
+                    + (f"the fixture drawn with its actual findings:\n{draw(fixture, actual)}"
+                       if os.environ.get("EVALYAML_DRAFT") else ""), pytrace=False)
+    for relative, kind in fixture.kinds.items():
+        analysis = workspace.analysis(tmp_path / relative)
+        read_as = "none" if analysis is None or analysis.kind is None else analysis.kind.value
+        assert read_as == kind, f"{relative} is read as {read_as}, not {kind}"
 
 
 def _answer(root: Path, workspace: Workspace, fixture: WorkspaceFixture, feature: str) -> str:
@@ -163,6 +194,7 @@ def test_workspace_fixture_in_the_other_mode(path: Path, tmp_path: Path) -> None
             assert (soft_one.severity, strict_one.severity) == (Severity.WARNING, Severity.ERROR)
         else:
             assert soft_one.severity == strict_one.severity
+        assert soft_one.severity is severity_of(mine.code, strict=False), soft_one
 
 
 @pytest.mark.parametrize(("text", "problem"), [
@@ -171,6 +203,8 @@ def test_workspace_fixture_in_the_other_mode(path: Path, tmp_path: Path) -> None
     ("//- a.yaml\nab\n//~    ^^^ EY301 x\n", "carets run past the end of the line above"),
     ("//- a.yaml\nab\n//~ EY301 no carets\n", "a malformed annotation"),
     ("//- a.yaml\nx\n//- a.yaml\ny\n", "file a.yaml given twice"),
+    ("//- a.yaml\nab\n//@ 1..0 EY301 x\n", "the range ends before it starts"),
+    ("#! strict\n#! strict\n//- a.yaml\nx\n", "header 'strict' given twice"),
     ("#! colour: red\n//- a.yaml\nx\n", "unknown header 'colour'"),
     ("//= hover: x\n//- a.yaml\nx\n", "'//=' expectations need a '\\$0' cursor"),
     ("//- a.yaml\n$0x\n$0y\n", "a second cursor"),
@@ -178,3 +212,44 @@ def test_workspace_fixture_in_the_other_mode(path: Path, tmp_path: Path) -> None
 def test_a_malformed_fixture_is_refused_with_its_line(text: str, problem: str) -> None:
     with pytest.raises(FixtureError, match=problem):
         parse_workspace_fixture(text)
+
+
+DRAFT = """#! strict
+#! today: 2026-01-02
+//- rubrics/x.yaml kind: rubric
+id: x
+  descripton: y
+//~ ^^^^^^^ EY205 a message: with colons, 'quotes' and # hashes
+//@ 0..0 EY201 zero-width at column 0
+//@ -1:3..+1:0 EY104 from the line above to the next line
+checks: |
+  a block scalar
+//~ ^ EY999 an annotation inside a block scalar is stripped too
+//- notes.txt kind: none
+$0plain text
+"""
+
+
+def test_the_fixture_format_reads_headers_kinds_carets_and_ranges() -> None:
+    fixture = parse_workspace_fixture(DRAFT)
+    assert (fixture.strict, fixture.today, fixture.freshness_days) == (True, date(2026, 1, 2), 90)
+    assert fixture.files == {
+        "rubrics/x.yaml": "id: x\n  descripton: y\nchecks: |\n  a block scalar",
+        "notes.txt": "plain text\n"}
+    assert fixture.kinds == {"rubrics/x.yaml": "rubric", "notes.txt": "none"}
+    assert fixture.cursor == ("notes.txt", 0, 0)
+    path = "rubrics/x.yaml"
+    assert fixture.expected == sorted([
+        Expected(path, (1, 4), (1, 11), "EY205", "a message: with colons, 'quotes' and # hashes"),
+        Expected(path, (1, 0), (1, 0), "EY201", "zero-width at column 0"),
+        Expected(path, (0, 3), (2, 0), "EY104", "from the line above to the next line"),
+        Expected(path, (3, 4), (3, 5), "EY999",
+                 "an annotation inside a block scalar is stripped too"),
+    ])
+
+
+def test_draw_writes_what_the_parser_reads_back() -> None:
+    fixture = parse_workspace_fixture(DRAFT.replace("$0", ""))
+    drawn = parse_workspace_fixture(draw(fixture, fixture.expected))
+    assert (drawn.files, drawn.kinds, drawn.expected, drawn.strict, drawn.today) == (
+        fixture.files, fixture.kinds, fixture.expected, True, date(2026, 1, 2))

@@ -1,11 +1,15 @@
 """Multi-file fixtures: a whole workspace in one file, with every expected finding written under
 the text it is about, in any syntax (YAML, JSON, JSONL, Markdown).
 
-A fixture is a sequence of files, each introduced by a `//-` line naming its path::
+A fixture is a sequence of files, each introduced by a `//-` line naming its path (relative to
+the workspace root, so folders such as `rubrics/` count) and, optionally, the kind the file must
+be read as (`kind.value`: `dataset`, `rubric`, `Padosoft dataset`...; `none`: no format claims
+it). A single-file fixture is one `//-` file::
 
-    #! today: 2026-11-21                 optional headers, before the first file:
-    #! strict                            today, strict, freshness_days (as in core fixtures)
-    //- eval/sets/smoke.json
+    #! today: 2026-11-21                 optional headers, before the first file: the injected
+    #! strict                            date (this is the default), strict mode, the judge
+    #! freshness_days: 30                freshness limit (default 90)
+    //- eval/sets/smoke.json kind: Padosoft eval set
     {"schema_version": "eval-harness.eval-set.v1", "name": "smoke",
      "datasets": ["rag.factuallity"]}
     //~           ^^^^^^^^^^^^^^^^^ EY301 no Padosoft dataset with name 'rag.factuallity' ...
@@ -22,6 +26,9 @@ the written file:
   the code is the exact message.
 - `//@ [LINE:]COL..[LINE:]COL CODE message`: an explicit range, for ranges carets cannot draw
   (columns 0-2, zero width, several lines); LINE is an offset from that kept line.
+
+Because annotations are stripped, they may sit anywhere, inside a YAML block scalar too, and a
+message that names a line ("already used on line 14") names a line of the written file.
 
 **The cursor and editor expectations.** `$0` in a file's text marks the cursor (it is removed
 before the file is written; one per fixture). `//=` lines, anywhere, say what the editor
@@ -53,7 +60,7 @@ from datetime import date
 
 from evalyaml.core.codes import CODE_PATTERN
 
-_FILE = re.compile(r"^//-\s+(?P<path>\S+)\s*$")
+_FILE = re.compile(r"^//-\s+(?P<path>\S+)(?:\s+kind:\s*(?P<kind>\S.*?))?\s*$")
 _HEADER = re.compile(r"^#!\s*(?P<key>[a-z_]+)\s*(?::\s*(?P<value>.*?))?\s*$")
 _CARET = re.compile(r"^(?P<lead>//~\s*)(?P<carets>\^+)\s+"
                     rf"(?P<code>{CODE_PATTERN.pattern})\s+(?P<message>.*?)\s*$")
@@ -87,6 +94,7 @@ class Expected:
 @dataclass(slots=True)
 class WorkspaceFixture:
     files: dict[str, str] = field(default_factory=dict)  # path -> text, annotations stripped
+    kinds: dict[str, str] = field(default_factory=dict)  # path -> the kind it must be read as
     expected: list[Expected] = field(default_factory=list)
     today: date = DEFAULT_TODAY
     strict: bool = False
@@ -114,6 +122,8 @@ def parse_workspace_fixture(text: str) -> WorkspaceFixture:
             path, kept = file_match.group("path"), []
             if path in fixture.files:
                 raise FixtureError(f"line {number}: file {path} given twice")
+            if file_match.group("kind"):
+                fixture.kinds[path] = file_match.group("kind")
             continue
         if path is None:
             header, expect = _HEADER.match(line), _EXPECT.match(line)
@@ -162,6 +172,33 @@ def parse_workspace_fixture(text: str) -> WorkspaceFixture:
         raise FixtureError("'//=' expectations need a '$0' cursor")
     fixture.expected.sort()
     return fixture
+
+
+def draw(fixture: WorkspaceFixture, actual: list[Expected]) -> str:
+    """The fixture's text with `actual` as its annotations (for a failure message, and to draft
+    a new fixture: write the files, run it, paste what is right)."""
+    out = [*(["#! strict"] if fixture.strict else []),
+           *([f"#! today: {fixture.today.isoformat()}"] if fixture.today != DEFAULT_TODAY else []),
+           *([f"#! freshness_days: {fixture.freshness_days}"]
+             if fixture.freshness_days != 90 else [])]
+    for path, text in fixture.files.items():
+        kind = fixture.kinds.get(path)
+        out.append(f"//- {path}" + (f" kind: {kind}" if kind else ""))
+        lines = text.split("\n")
+        below: dict[int, list[str]] = {}
+        for item in sorted(e for e in actual if e.path == path):
+            (start_line, start_col), (end_line, end_col) = item.start, item.end
+            target = min(end_line, len(lines) - 1)
+            if start_line == end_line == target and end_col > start_col >= 3:
+                note = "//~" + " " * (start_col - 3) + "^" * (end_col - start_col)
+            else:
+                ends = [(f"{line - target:+d}:" if line != target else "") + str(col)
+                        for line, col in (item.start, item.end)]
+                note = f"//@ {ends[0]}..{ends[1]}"
+            below.setdefault(target, []).append(f"{note} {item.code} {item.message}")
+        for number, line in enumerate(lines):
+            out.extend([line, *below.get(number, [])])
+    return "\n".join(out)
 
 
 def _apply_header(fixture: WorkspaceFixture, key: str, value: str | None,

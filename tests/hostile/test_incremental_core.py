@@ -166,3 +166,62 @@ def test_a_one_sample_edit_is_analysed_alone() -> None:
     assert found.findings[0].message == (
         "eval-harness refuses to load the dataset: sample id 's3' is already used on line 12; "
         "sample ids must be unique (loader: \"Duplicate sample id 's3' at index 30.\")")
+
+
+def _cases_file() -> str:
+    """The example suite's tests as an AgentV cases file: the document is the list."""
+    suite = (EXAMPLES / "agentv" / "evals" / "support.eval.yaml").read_text("utf-8")
+    lines = suite[suite.index("\ntests:\n") + len("\ntests:\n"):].splitlines(keepends=True)
+    indent = len(lines[0]) - len(lines[0].lstrip(" "))
+    body = []
+    for line in lines:
+        if line.strip() and not line.startswith(" " * indent):
+            break  # the suite's next root key
+        body.append(line[indent:] if line.strip() else line)
+    return "# the support suite's tests, named by it as a cases file\n" + "".join(body)
+
+
+@profile(150)
+@given(steps=st.lists(STEP, min_size=8, max_size=40))
+def test_a_cases_file_test_by_test_equals_the_whole_file(steps: list[tuple[Any, ...]]) -> None:
+    """A YAML cases file (the document is the list of tests) is split like a suite's `tests:`:
+    with the document's cache across the edits, what one parse of the whole file gives."""
+    from evalyaml.core.incremental import CaseCache
+    from evalyaml.core.options import Options
+    from evalyaml.formats import agentv
+
+    options = Options(today=date.fromisoformat(TODAY), root=str(EXAMPLES))
+    path = str(EXAMPLES / "agentv" / "evals" / "cases.yaml")
+    text = _cases_file()
+    cache = CaseCache()
+    undo: list[tuple[int, int, str]] = []
+    for step in [("undo",), *steps]:
+        edited = _apply(text, step, undo)
+        text = edited if edited is not None else text
+        whole = agentv.FORMAT.analyze(text, path, agentv.CASES, options, whole=True)
+        assert _whole_keys(agentv.FORMAT.analyze(text, path, agentv.CASES, options,
+                                                 cache=cache)) == _whole_keys(whole), text
+
+
+def test_a_one_test_edit_of_a_cases_file_is_analysed_alone() -> None:
+    """The split really happens for a cases file, and duplicate ids still cross its tests."""
+    from evalyaml.core.incremental import CaseCache
+    from evalyaml.core.items import ItemState
+    from evalyaml.core.options import Options
+    from evalyaml.formats import agentv
+    from evalyaml.formats.agentv.bytest import STATE
+
+    options = Options(today=date.fromisoformat(TODAY))
+    text = "".join(f"- id: t{n}\n  input: Question {n}?\n  criteria: Answers {n}.\n"
+                   for n in range(50))
+    cache = CaseCache()
+    path = "/ws/evals/cases.yaml"
+    assert agentv.FORMAT.analyze(text, path, agentv.CASES, options, cache=cache).findings == []
+    edited = text.replace("- id: t30\n", "- id: t3\n")
+    found = agentv.FORMAT.analyze(edited, path, agentv.CASES, options, cache=cache)
+    assert cache.format_state(STATE, ItemState).incremental == 1
+    assert [(f.code, f.span.start.line, f.span.start.character, f.span.end.character)
+            for f in found.findings] == [("EY607", 90, 6, 8)]
+    assert found.findings[0].message == (
+        "Duplicate test ID 't3' (first at line 10): agentv eval stops before running any test "
+        "(each test must have a unique ID)")

@@ -110,9 +110,9 @@ async def test_insert_missing_required_keys(session: Session) -> None:
         session, "mistakes/datasets/EY201-missing-input.yaml", "EY201")
     actions = await actions_for(session, uri, diagnostic)
     assert [a.title for a in actions] == ["Insert missing key 'input'", "Ignore EY201 on this line"]
-    end = len(session.line_text(uri, 6))
+    end = len(session.line_text(uri, 7))  # after the case's last line, below the caret comment
     assert edits_of(session, actions[0]) == {
-        uri: [types.TextEdit(session.rng(uri, 6, end, end), "\n    input: ")]}
+        uri: [types.TextEdit(session.rng(uri, 7, end, end), "\n    input: ")]}
     session.close(uri)
     uri, diagnostic = await only_finding(session, "rubrics/needs_scoring.yaml", "EY201")
     actions = await actions_for(session, uri, diagnostic)

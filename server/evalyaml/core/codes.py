@@ -122,6 +122,39 @@ def local_when(pattern: str) -> Recovery:
     return Recovery(Scope.WHOLE, local_when=re.compile(pattern))
 
 
+class Fixable(Enum):
+    """What kind of automatic fix a code's findings can carry, as its docs page says it.
+
+    SAFE: `check --fix` applies it (a value computed from the files, a quote, a pin). UNSAFE: it
+    changes what the file means (a did-you-mean rename), so only `--unsafe-fixes` applies it.
+    EDITOR: a quick fix a person must choose; the CLI never applies it. A code may have several
+    (one finding's fix is safe, another's is a guess); not every finding has one (a rename
+    needs a close name). `tests/test_fix_catalogue.py` holds the declarations to the fixes the
+    examples and fixtures show.
+    """
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+    EDITOR = "editor"
+
+
+SAFE_FIX = frozenset({Fixable.SAFE})
+UNSAFE_FIX = frozenset({Fixable.UNSAFE})
+EDITOR_FIX = frozenset({Fixable.EDITOR})
+
+_FIX_WORDS = {Fixable.SAFE: "safe (`evalyaml check --fix` applies it)",
+              Fixable.UNSAFE: "unsafe, it changes what the file means "
+                              "(`evalyaml check --fix --unsafe-fixes` applies it)",
+              Fixable.EDITOR: "in the editor only (a quick fix for a person to choose)"}
+
+
+def fix_line(fixes: frozenset[Fixable]) -> str:
+    """The docs page's line for a code's automatic fix, the same words for every code."""
+    if not fixes:
+        return "**Automatic fix:** none."
+    return "**Automatic fix:** " + "; or ".join(_FIX_WORDS[f] for f in Fixable if f in fixes) + "."
+
+
 CODE_PATTERN = re.compile(r"EY(?:[1-9]\d\d|[A-Z]{2}\d{3})")
 """Every code: three digits (the engine and the first five formats) or a format's two-letter
 tag and three digits."""
@@ -134,6 +167,7 @@ class Code:
     code_class: CodeClass
     summary: str
     recovery: Recovery
+    fixes: frozenset[Fixable] = frozenset()
 
     @property
     def doc_url(self) -> str:
@@ -161,17 +195,21 @@ ENGINE_CODES: tuple[Code, ...] = (
     Code("EY106", "tab-indentation", B, "A tab is used where YAML needs spaces.", WHOLE),
     Code("EY107", "file-too-large", B, "The file is larger than the configured limit.", WHOLE),
     Code("EY108", "unsafe-tag", C, "A tag asks for an object to be constructed.", LOCAL),
-    Code("EY110", "json-syntax", B, "The text is not strict JSON (RFC 8259).", WHOLE),
+    Code("EY110", "json-syntax", B, "The text is not strict JSON (RFC 8259).", WHOLE,
+         fixes=frozenset({Fixable.SAFE, Fixable.UNSAFE})),
     Code("EY111", "json-duplicate-key", B, "A JSON object has the same member name twice.", WHOLE),
     Code("EY112", "json-non-finite-number", B, "NaN or Infinity where JSON needs a number.",
          WHOLE),
     Code("EY113", "json-trailing-comma", B,
-         "A comma after the last item of a JSON array or object.", WHOLE),
+         "A comma after the last item of a JSON array or object.", WHOLE, fixes=SAFE_FIX),
     # EY3xx: references and the workspace, the same for every format.
-    Code("EY301", "unknown-reference", B, "A reference names an id that is not defined.", LOCAL),
+    Code("EY301", "unknown-reference", B, "A reference names an id that is not defined.", LOCAL,
+         fixes=UNSAFE_FIX),
     Code("EY302", "no-matching-version", B, "No version of the id matches the pin.", LOCAL),
-    Code("EY303", "unpinned-reference", C, "A reference has no version pin.", LOCAL),
-    Code("EY304", "newer-version", A, "A newer version exists than the one pinned.", LOCAL),
+    Code("EY303", "unpinned-reference", C, "A reference has no version pin.", LOCAL,
+         fixes=frozenset({Fixable.SAFE, Fixable.EDITOR})),
+    Code("EY304", "newer-version", A, "A newer version exists than the one pinned.", LOCAL,
+         fixes=UNSAFE_FIX),
     Code("EY305", "duplicate-definition", B, "Two files define the same id and version.", WHOLE),
     # Any kind whose files name themselves (`id_in_file_name`): a generic rule of the engine.
     Code("EY310", "file-name-mismatch", H,
@@ -185,7 +223,8 @@ ENGINE_CODES: tuple[Code, ...] = (
          WHOLE),
     Code("EY321", "invalid-config", B, "The configuration has a value of the wrong type.", WHOLE),
     Code("EY322", "unused-suppression", C,
-         "A suppression comment names a code that has no finding where it applies.", LOCAL),
+         "A suppression comment names a code that has no finding where it applies.", LOCAL,
+         fixes=SAFE_FIX),
     Code("EY323", "unknown-suppressed-code", C,
          "A suppression comment or the configuration names a code evalyaml does not have.",
          LOCAL),

@@ -52,7 +52,9 @@ class Analysed(Generic[R, P]):
 class ItemRules(Protocol[R, P]):
     """What a format gives `analyze_items`. Every method sees one text and nothing else."""
 
-    key: str  # the root key holding the items
+    @property
+    def key(self) -> str | None:
+        """The root key holding the items; None when the document is the list."""
     uses_index: bool  # an item's findings quote its index (only when it has findings)
 
     def root(self, text: str, options: Options) -> tuple[tuple[Finding, ...], R] | None:
@@ -151,7 +153,7 @@ def analyze_items(text: str, rules: ItemRules[R, P], options: Options,
     return Analysed(root_findings, root_facts, [placed for _, placed in items])  # type: ignore[misc]
 
 
-def _split(text: str, key: str, okey: str, state: ItemState
+def _split(text: str, key: str | None, okey: str, state: ItemState
            ) -> tuple[DatasetSplit | None, tuple[int, int] | None]:
     """The split of `text`, and (edited item, lines added) when it differs from the last text
     inside one item only."""

@@ -61,16 +61,22 @@ class TestFacts:
 
 
 class TestRules:
-    key = "tests"
+    """A suite's `tests:` list; with `cases_file`, a cases file, whose document is the list of
+    tests (its skeleton holds only comments)."""
+
     uses_index = False
 
-    def __init__(self, path: str | None, root: str | None) -> None:
+    def __init__(self, path: str | None, root: str | None, *, cases_file: bool = False) -> None:
         self.path = path
         self.root_folder = root
+        self.cases_file = cases_file
+        self.key = None if cases_file else "tests"
 
     def root(self, text: str, options: Options) -> tuple[tuple[Finding, ...], SuiteFacts] | None:
         sink = FindingSink(strict=options.strict)
         parsed = parse_text(text, sink)
+        if self.cases_file:
+            return ((), SuiteFacts()) if parsed.ok and not parsed.documents else None
         if not parsed.ok or len(parsed.documents) != 1:
             return None
         root = parsed.documents[0]
@@ -93,7 +99,7 @@ class TestRules:
             return None
         parsed, item = lone
         facts = SuiteFacts(suite_meta=root.suite_meta, suite_input_files=root.suite_input_files)
-        check_item(Context(parsed, sink), item, facts)
+        check_item(Context(parsed, sink), item, facts, cases_file=self.cases_file)
         file_refs = file_refs_of(facts.refs, self.path, self.root_folder) if self.path else []
         return Item(tuple(dict.fromkeys(sink.findings)), TestFacts(
             tuple(facts.refs), tuple(facts.test_ids), tuple(facts.depends), tuple(facts.cases),
@@ -108,10 +114,13 @@ class TestRules:
 
 
 def analyze_suite_by_test(text: str, path: str | None, options: Options,
-                          state: ItemState | None
+                          state: ItemState | None, *, cases_file: bool = False
                           ) -> tuple[list[Finding], SuiteFacts, list[FileRef]] | None:
-    """The suite's findings, facts and file references, as the whole-file rules give them."""
-    done = analyze_items(text, TestRules(path, options.root), options, state)
+    """The suite's (or cases file's) findings, facts and file references, as the whole-file
+    rules give them: a cases file's tests are checked for duplicate ids only among themselves
+    (`check_tests`); the suite that names it crosses the rest."""
+    done = analyze_items(text, TestRules(path, options.root, cases_file=cases_file), options,
+                         state)
     if done is None:
         return None
     sums = _Sums.after(state.extra.get(STATE) if state is not None else None, done.items)
@@ -127,7 +136,8 @@ def analyze_suite_by_test(text: str, path: str | None, options: Options,
     sink = FindingSink(strict=options.strict)
     ctx = Context(ParsedText("", LineIndex(""), [], ok=True), sink)  # for its `add` only
     duplicate_ids(ctx, facts)
-    cross_test_rules(ctx, facts)
+    if not cases_file:
+        cross_test_rules(ctx, facts)
     findings.extend(sink.findings)
     return findings, facts, file_refs
 

@@ -9,7 +9,18 @@ from __future__ import annotations
 
 import re
 
-from evalyaml.core.codes import KEY, LOCAL, WHOLE, Code, CodeClass, Recovery, Scope
+from evalyaml.core.codes import (
+    EDITOR_FIX,
+    KEY,
+    LOCAL,
+    SAFE_FIX,
+    UNSAFE_FIX,
+    WHOLE,
+    Code,
+    CodeClass,
+    Recovery,
+    Scope,
+)
 
 B, C, A, H = CodeClass.BROKEN, CodeClass.CONTRACT, CodeClass.ADVICE, CodeClass.HINT
 
@@ -22,18 +33,20 @@ CODES: tuple[Code, ...] = (
                   local_when=re.compile(r" must be one of | must be [^:]+, not "
                                         r"| is not one of the types | does not match "
                                         r"| does not allow '"),
-                  missing=re.compile(r" is a required property$"))),
+                  missing=re.compile(r" is a required property$")), fixes=UNSAFE_FIX),
     Code("EY801", "apastra-ignored-key", C,
-         "A key outside an open schema object is close to a key the schema defines.", KEY),
+         "A key outside an open schema object is close to a key the schema defines.", KEY,
+         fixes=UNSAFE_FIX),
     Code("EY802", "apastra-stale-digest", C,
-         "A digest does not match what Apastra computes for the content it names.", WHOLE),
+         "A digest does not match what Apastra computes for the content it names.", WHOLE,
+         fixes=SAFE_FIX),
     Code("EY803", "apastra-placeholder-digest", C,
          "A digest is the sha256 of the empty string: a placeholder.", LOCAL),
     Code("EY804", "apastra-malformed-digest", C,
          "A digest is not `sha256:` and 64 lowercase hex digits.", LOCAL),
     Code("EY805", "apastra-digest-implementation", A,
          "A digest matches only one of Apastra's two digest implementations (non-ASCII text).",
-         WHOLE),
+         WHOLE, fixes=EDITOR_FIX),
     Code("EY806", "apastra-digest-unreadable", C,
          "Apastra's digest tools cannot hash the file (an unquoted YAML date).", WHOLE),
     Code("EY807", "apastra-threshold-metric", C,
@@ -43,7 +56,7 @@ CODES: tuple[Code, ...] = (
     Code("EY809", "apastra-unsupplied-placeholder", C,
          "A `{{name}}` placeholder of a quick eval that a case gives no input for.", WHOLE),
     Code("EY810", "apastra-spaced-placeholder", C,
-         "`{{ name }}` with spaces, which Apastra never substitutes.", LOCAL),
+         "`{{ name }}` with spaces, which Apastra never substitutes.", LOCAL, fixes=SAFE_FIX),
     Code("EY811", "apastra-duplicate-case-id", C,
          "Two lines of a dataset (or cases of a quick eval) share a `case_id`.", LOCAL),
     Code("EY812", "apastra-malformed-pin", B,

@@ -9,26 +9,44 @@ from __future__ import annotations
 
 import re
 
-from evalyaml.core.codes import LOCAL, WHOLE, Code, CodeClass, Recovery, Scope, missing, reads
+from evalyaml.core.codes import (
+    EDITOR_FIX,
+    LOCAL,
+    SAFE_FIX,
+    UNSAFE_FIX,
+    WHOLE,
+    Code,
+    CodeClass,
+    Recovery,
+    Scope,
+    missing,
+    reads,
+)
 
 B, C, A, H = CodeClass.BROKEN, CodeClass.CONTRACT, CodeClass.ADVICE, CodeClass.HINT
 
 CODES: tuple[Code, ...] = (
     Code("EY200", "wrong-root", C, "The document root is not a mapping.", WHOLE),
     Code("EY201", "missing-key", C, "A required key is missing.",
-         missing(r"missing required key '|needs one of '", "kind", "score_type")),
+         missing(r"missing required key '|needs one of '", "kind", "score_type"), fixes=EDITOR_FIX),
     Code("EY202", "wrong-type", C, "A value has the wrong type.",
          Recovery(Scope.LOCAL, hide_empty=True)),
-    Code("EY203", "invalid-enum", C, "A value is not one of the allowed values.", LOCAL),
-    Code("EY204", "unknown-key", C, "A key is not allowed in a closed object.", LOCAL),
-    Code("EY205", "likely-typo", C, "An unknown key is close to a known one.", LOCAL),
-    Code("EY206", "unknown-check-kind", C, "A check `kind` is not one of the known kinds.", LOCAL),
+    Code("EY203", "invalid-enum", C, "A value is not one of the allowed values.", LOCAL,
+         fixes=UNSAFE_FIX),
+    Code("EY204", "unknown-key", C, "A key is not allowed in a closed object.", LOCAL,
+         fixes=UNSAFE_FIX),
+    Code("EY205", "likely-typo", C, "An unknown key is close to a known one.", LOCAL,
+         fixes=UNSAFE_FIX),
+    Code("EY206", "unknown-check-kind", C, "A check `kind` is not one of the known kinds.", LOCAL,
+         fixes=UNSAFE_FIX),
     Code("EY207", "constraint", C, "A value breaks a constraint (length, range, pattern).",
          Recovery(Scope.LOCAL,
                   missing=re.compile(r" only applies together with '"),
                   hidden_when=re.compile(r'needs at least|only applies together with'))),
-    Code("EY208", "numeric-version", C, "A version is a YAML number, not a string.", LOCAL),
-    Code("EY209", "invalid-version", C, "A version is not a semantic version.", LOCAL),
+    Code("EY208", "numeric-version", C, "A version is a YAML number, not a string.", LOCAL,
+         fixes=SAFE_FIX),
+    Code("EY209", "invalid-version", C, "A version is not a semantic version.", LOCAL,
+         fixes=UNSAFE_FIX),
     Code("EY210", "duplicate-case-id", C, "Two cases in one dataset share an id.", LOCAL),
     Code("EY211", "duplicate-check-id", C, "Two checks in one rubric share an id.", LOCAL),
     Code("EY212", "invalid-regex", C, "A `regex` check's pattern does not compile.",
@@ -44,7 +62,7 @@ CODES: tuple[Code, ...] = (
     Code("EY308", "unvalidated-judge", C, "A referenced judge has no or stale validation.", WHOLE),
     Code("EY309", "unknown-bundle", C, "A case names a bundle that is not configured.", LOCAL),
     Code("EY400", "unknown-template-variable", C, "A judge template uses an unknown variable.",
-         WHOLE),
+         WHOLE, fixes=UNSAFE_FIX),
     Code("EY401", "levels-without-names", C, "`score_type: levels` without `level_names`.",
          reads("score_type", "level_names")),
     Code("EY402", "rate-out-of-range", C, "`tpr` or `tnr` is outside 0 to 1.", LOCAL),

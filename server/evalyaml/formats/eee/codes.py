@@ -7,7 +7,7 @@ triggers it and how to fix it.
 
 from __future__ import annotations
 
-from evalyaml.core.codes import KEY, LOCAL, WHOLE, Code, CodeClass
+from evalyaml.core.codes import KEY, LOCAL, SAFE_FIX, UNSAFE_FIX, WHOLE, Code, CodeClass
 
 B, C, A, H = CodeClass.BROKEN, CodeClass.CONTRACT, CodeClass.ADVICE, CodeClass.HINT
 
@@ -16,11 +16,14 @@ CODES: tuple[Code, ...] = (
          "`schema_version` names a version evalyaml has no schema for.", LOCAL),
     Code("EY701", "eee-missing-key", B, "A key the declared version requires is missing.", WHOLE),
     Code("EY702", "eee-wrong-type", B, "A value has the wrong JSON type.", LOCAL),
-    Code("EY703", "eee-invalid-enum", B, "A value is not one of the allowed values.", LOCAL),
-    Code("EY704", "eee-unknown-key", B, "A key is not allowed in a closed object.", LOCAL),
-    Code("EY705", "eee-misspelt-key", B, "A key is a misspelling of a required key.", KEY),
+    Code("EY703", "eee-invalid-enum", B, "A value is not one of the allowed values.", LOCAL,
+         fixes=UNSAFE_FIX),
+    Code("EY704", "eee-unknown-key", B, "A key is not allowed in a closed object.", LOCAL,
+         fixes=UNSAFE_FIX),
+    Code("EY705", "eee-misspelt-key", B, "A key is a misspelling of a required key.", KEY,
+         fixes=UNSAFE_FIX),
     Code("EY706", "eee-likely-typo", C, "An extra key in an open object is close to a known one.",
-         KEY),
+         KEY, fixes=UNSAFE_FIX),
     Code("EY707", "eee-constraint", B,
          "A value breaks a constraint (range, pattern, length, `not`).", WHOLE),
     Code("EY708", "eee-conditional", B,
@@ -33,21 +36,24 @@ CODES: tuple[Code, ...] = (
          "A row of a streamed samples file is too long to check.", WHOLE),
     Code("EY720", "eee-samples-file-missing", B,
          "`detailed_evaluation_results.file_path` names no file.", WHOLE),
-    Code("EY721", "eee-checksum", B, "`checksum` is not the digest of the samples file.", WHOLE),
+    Code("EY721", "eee-checksum", B, "`checksum` is not the digest of the samples file.", WHOLE,
+         fixes=SAFE_FIX),
     Code("EY722", "eee-total-rows", B,
-         "`total_rows` is not the samples file's number of non-blank lines.", WHOLE),
+         "`total_rows` is not the samples file's number of non-blank lines.", WHOLE,
+         fixes=SAFE_FIX),
     Code("EY723", "eee-evaluation-id", B, "A row's `evaluation_id` is not its aggregate's.",
-         WHOLE),
+         WHOLE, fixes=UNSAFE_FIX),
     Code("EY724", "eee-model-id", B, "A row's `model_id` is not its aggregate's `model_info.id`.",
-         WHOLE),
-    Code("EY725", "eee-sample-hash", C, "`sample_hash` matches no known recipe.", WHOLE),
+         WHOLE, fixes=UNSAFE_FIX),
+    Code("EY725", "eee-sample-hash", C, "`sample_hash` matches no known recipe.", WHOLE,
+         fixes=SAFE_FIX),
     Code("EY726", "eee-path-convention", C, "A datastore path breaks the naming convention.",
          LOCAL),
     Code("EY727", "eee-score-range", B,
          "A metric's `min_score` is above its `max_score`, or a score is outside them.", WHOLE),
     Code("EY728", "eee-companion", B,
          "An aggregate and its samples file do not name each other as upstream requires.",
-         WHOLE),
+         WHOLE, fixes=UNSAFE_FIX),
     Code("EY729", "eee-byte-order-mark", B,
          "The file starts with a byte-order mark, which upstream's JSON reader refuses.", WHOLE),
     Code("EY730", "eee-model-path", C,

@@ -62,7 +62,9 @@ def _companion(path: Path, analysis: FileAnalysis, files: NamedFiles, sink: Find
         return True  # outside the datastore, or a name EY726 reports
     facts = analysis.facts
     if versions.schema_for(AGGREGATE, facts.get("version")) is None:  # type: ignore[arg-type]
-        return True  # an unknown version is its EY700 and nothing else
+        # An unknown version is its EY700 and nothing else; in a file recovered around a
+        # syntax error the version may be what was blanked, so nothing of it is checked.
+        return not facts.get("recovered")
     sibling = path.with_name(path.stem + "_samples.jsonl")
     expected = "/".join(("data", *parts[:3], sibling.name))
     head = facts.get("head")

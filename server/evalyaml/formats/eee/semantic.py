@@ -21,7 +21,7 @@ import math
 import re
 from collections.abc import Callable
 
-from evalyaml.core.findings import FindingSink
+from evalyaml.core.findings import FindingSink, Related
 from evalyaml.formats.eee import paths
 from evalyaml.formats.eee.schemacheck import json_type
 from evalyaml.syntax.text import Position, Span
@@ -85,7 +85,9 @@ def score_ranges(root: Mapping, place: Callable[[Node], Span], sink: FindingSink
             sink.add(SCORE_RANGE, f"evaluation_results[{index}]: score {score_node.text} is "
                      f"outside its metric's range [min_score {low_node.text}, max_score "
                      f"{high_node.text}]; every_eval_ever validate refuses it",
-                     place(score_node))
+                     place(score_node),
+                     related=(Related(None, place(low_node), "min_score is declared here"),
+                              Related(None, place(high_node), "max_score is declared here")))
 
 
 def overflowing_numbers(root: Node, place: Callable[[Node], Span], sink: FindingSink) -> None:

@@ -8,7 +8,7 @@ or silently does something else than written, ADVICE for what it cannot see wron
 
 from __future__ import annotations
 
-from evalyaml.core.codes import LOCAL, WHOLE, Code, CodeClass, reads
+from evalyaml.core.codes import LOCAL, SAFE_FIX, UNSAFE_FIX, WHOLE, Code, CodeClass, reads
 
 B, C, A = CodeClass.BROKEN, CodeClass.CONTRACT, CodeClass.ADVICE
 
@@ -29,9 +29,9 @@ CODES: tuple[Code, ...] = (
          "A `!function` module is not beside the YAML: the harness imports it by name.", WHOLE),
     Code("EYLM006", "lmeval-unknown-key", B,
          "A key TaskConfig, GroupConfig or FewshotConfig does not have: `TypeError ... "
-         "unexpected keyword argument` at LOAD.", LOCAL),
+         "unexpected keyword argument` at LOAD.", LOCAL, fixes=UNSAFE_FIX),
     Code("EYLM007", "lmeval-output-type", B, "`output_type` is not one of the four types.",
-         LOCAL),
+         LOCAL, fixes=UNSAFE_FIX),
     Code("EYLM008", "lmeval-choices", B,
          "A `multiple_choice` task has no `doc_to_choice`.", WHOLE),
     Code("EYLM009", "lmeval-generation", C,
@@ -43,7 +43,7 @@ CODES: tuple[Code, ...] = (
          reads("metric")),
     Code("EYLM012", "lmeval-aggregation", B,
          "An aggregation the registry (or a group's `aggregate_metric_list`) does not have.",
-         WHOLE),
+         WHOLE, fixes=UNSAFE_FIX),
     Code("EYLM013", "lmeval-group-members", C,
          "A group whose `task:` is not a list: it has no members.", LOCAL),
     Code("EYLM014", "lmeval-filter", B,
@@ -56,7 +56,8 @@ CODES: tuple[Code, ...] = (
     Code("EYLM017", "lmeval-template-filter", B,
          "A Jinja filter the harness's environment does not have.", LOCAL),
     Code("EYLM018", "lmeval-value", B,
-         "A value of the wrong shape for its field (fewshot sampler, metadata, lists).", LOCAL),
+         "A value of the wrong shape for its field (fewshot sampler, metadata, lists).", LOCAL,
+         fixes=UNSAFE_FIX),
     Code("EYLM019", "lmeval-generation-defaults", A,
          "A generate_until task leaves `generation_kwargs` or `until` to the harness's "
          "defaults.", WHOLE),
@@ -65,7 +66,7 @@ CODES: tuple[Code, ...] = (
          WHOLE),
     Code("EYLM021", "lmeval-choice-not-text", B,
          "A literal `doc_to_choice` option PyYAML does not read as text (a YAML 1.1 boolean "
-         "such as `yes`, a number, null): TypeError at LOAD.", LOCAL),
+         "such as `yes`, a number, null): TypeError at LOAD.", LOCAL, fixes=SAFE_FIX),
     Code("EYLM022", "lmeval-tag-clash", B,
          "A tag that is also a task's or group's name: the index keeps whichever it reads "
          "first, and the other is skipped or adds nothing.", WHOLE),

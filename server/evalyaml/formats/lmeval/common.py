@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from evalyaml.core.findings import FindingSink, Fix, TextEdit
+from evalyaml.core.context import RuleContext
+from evalyaml.core.findings import FindingSink, Fix, Related
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import MERGE_TAG, Mapping, Node, Scalar
@@ -11,24 +12,24 @@ from evalyaml.syntax.tree import MERGE_TAG, Mapping, Node, Scalar
 FUNCTION_TAG = "!function"
 
 
-class Context:
-    __slots__ = ("parsed", "sink")
+class Context(RuleContext):
+    """The shared rule context, keeping the parse: `inner` reads a scalar's source."""
+
+    __slots__ = ("parsed",)
 
     def __init__(self, parsed: ParsedText, sink: FindingSink) -> None:
+        super().__init__(parsed.lines, sink)
         self.parsed = parsed
-        self.sink = sink
 
-    def span(self, node: Node) -> Span:
-        return self.parsed.lines.span(node.start, node.end)
+    def add(self, code: str, message: str, span: Node | Span, *,
+            related: tuple[Related, ...] = (), fixes: tuple[Fix, ...] = ()) -> None:
+        """Also on a node: most lm-eval findings sit on the key or value they are about."""
+        super().add(code, message, span if isinstance(span, Span) else self.span(span),
+                    related=related, fixes=fixes)
 
-    def add(self, code: str, message: str, node: Node | Span, *,
-            fixes: tuple[Fix, ...] = ()) -> None:
-        span = node if isinstance(node, Span) else self.span(node)
-        self.sink.add(code, message, span, fixes=fixes)
-
-    def replace_fix(self, node: Node, text: str, *, verb: str = "Replace with",
-                    preferred: bool = True) -> Fix:
-        return Fix(f"{verb} '{text}'", (TextEdit(self.span(node), text),), preferred=preferred)
+    def suggest_fix(self, node: Node, text: str) -> Fix:
+        """A value replaced by the harness's nearest accepted name."""
+        return self.replace_fix(node, text, f"Replace with '{text}'")
 
     def inner(self, node: Scalar, start: int, end: int) -> Span:
         """Columns [start, end) of the scalar's value, placed in its source; the whole scalar

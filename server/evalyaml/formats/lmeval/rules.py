@@ -92,7 +92,7 @@ def _unknown_keys(ctx: Context, keys: dict[str, tuple[Scalar, Node]], *, group: 
         ctx.add("EYLM006", f"'{name}' is not a TaskConfig field: {where}the harness raises "
                 f"\"TaskConfig.__init__() got an unexpected keyword argument '{name}'\" when "
                 f"the task is loaded{tail}", key,
-                fixes=(ctx.replace_fix(key, hint, verb="Rename to"),) if hint else ())
+                fixes=(ctx.rename_fix(key, hint),) if hint else ())
 
 
 def _task_name(ctx: Context, keys: dict[str, tuple[Scalar, Node]]) -> None:
@@ -173,7 +173,7 @@ def _aggregate_metrics(ctx: Context, pair: tuple[Scalar, Node] | None) -> None:
                 ctx.add("EYLM006", f"'{name}' is not an aggregate_metric_list key: the harness "
                         f"raises \"AggMetricConfig.__init__() got an unexpected keyword "
                         f"argument '{name}'\" when the group is loaded{tail}", key,
-                        fixes=(ctx.replace_fix(key, hint, verb="Rename to"),) if hint else ())
+                        fixes=(ctx.rename_fix(key, hint),) if hint else ())
         if "metric" not in keys and entry.pairs:
             ctx.add("EYLM012", "an aggregate_metric_list entry needs 'metric' (AggMetricConfig "
                     "has no default for it)", entry.pairs[0][0])
@@ -185,7 +185,7 @@ def _aggregate_metrics(ctx: Context, pair: tuple[Scalar, Node] | None) -> None:
                         f"harness raises \"Currently, 'mean' is the only pre-defined "
                         f"aggregation. Got '{agg[1].text if isinstance(agg[1], Scalar) else ''}"
                         "'\" when the group is loaded", agg[1],
-                        fixes=(ctx.replace_fix(agg[1], "mean"),))
+                        fixes=(ctx.suggest_fix(agg[1], "mean"),))
 
 
 def _output_type(ctx: Context, keys: dict[str, tuple[Scalar, Node]]) -> None:
@@ -199,7 +199,7 @@ def _output_type(ctx: Context, keys: dict[str, tuple[Scalar, Node]]) -> None:
     tail = f"; did you mean '{hint}'?" if hint else ""
     ctx.add("EYLM007", f"invalid output_type '{value}': the harness raises \"Got invalid "
             f"output_type '{value}', must be in '{','.join(vocab.OUTPUT_TYPES)}'\" when the task "
-            f"is loaded{tail}", pair[1], fixes=(ctx.replace_fix(pair[1], hint),) if hint else ())
+            f"is loaded{tail}", pair[1], fixes=(ctx.suggest_fix(pair[1], hint),) if hint else ())
 
 
 def _metrics(ctx: Context, keys: dict[str, tuple[Scalar, Node]], facts: Facts) -> None:
@@ -245,7 +245,7 @@ def _metrics(ctx: Context, keys: dict[str, tuple[Scalar, Node]], facts: Facts) -
             ctx.add("EYLM012", f"'{agg_name}' is not a registered aggregation: the harness warns "
                     f"\"{agg_name} not a registered aggregation metric!\" and fails with "
                     f"\"'NoneType' object is not callable\" after every answer is scored{tail}",
-                    agg[1], fixes=(ctx.replace_fix(agg[1], hint),) if hint else ())
+                    agg[1], fixes=(ctx.suggest_fix(agg[1], hint),) if hint else ())
 
 
 _REGEX_ARGS = ("regex_pattern",)
@@ -297,7 +297,7 @@ def _filter_step(ctx: Context, step: Mapping, facts: Facts) -> None:
                 ctx.add("EYLM014", f"the '{name}' filter takes no argument '{arg}': the harness "
                         f"raises \"__init__() got an unexpected keyword argument '{arg}'\" when "
                         f"the filter first runs, after every answer is generated{tail}", key,
-                        fixes=(ctx.replace_fix(key, hint, verb="Rename to"),) if hint else ())
+                        fixes=(ctx.rename_fix(key, hint),) if hint else ())
     needed = vocab.FILTER_REQUIRED.get(name)
     if needed and needed not in keys:
         ctx.add("EYLM014", f"the '{name}' filter needs '{needed}': the harness raises KeyError: "
@@ -336,7 +336,7 @@ def _fewshot(ctx: Context, keys: dict[str, tuple[Scalar, Node]]) -> None:
         ctx.add("EYLM006", f"'{name}' is not a fewshot_config field: the harness raises "
                 f"\"FewshotConfig.__init__() got an unexpected keyword argument '{name}'\" when "
                 f"the task is loaded{tail}", key,
-                fixes=(ctx.replace_fix(key, hint, verb="Rename to"),) if hint else ())
+                fixes=(ctx.rename_fix(key, hint),) if hint else ())
     sampler = inner.get("sampler")
     if sampler is not None:
         value = text_of(sampler[1])
@@ -346,7 +346,7 @@ def _fewshot(ctx: Context, keys: dict[str, tuple[Scalar, Node]]) -> None:
             ctx.add("EYLM018", f"no few-shot sampler '{value}': the harness raises \"Attempted "
                     f"to use contextsampler '{value}'\" when the task is loaded (samplers: "
                     f"{', '.join(vocab.SAMPLERS)}){tail}", sampler[1],
-                    fixes=(ctx.replace_fix(sampler[1], hint),) if hint else ())
+                    fixes=(ctx.suggest_fix(sampler[1], hint),) if hint else ())
     _templates(ctx, inner, None, "fewshot_config.")
 
 

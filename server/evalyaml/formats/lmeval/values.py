@@ -68,4 +68,4 @@ def check_choices(ctx: Context, node: Node) -> None:
         ctx.add("EYLM021", f"{what}: the harness returns the choices as written and fails "
                 f"when the task is loaded (\"TypeError: '{kind}' object is not subscriptable\" "
                 f"while it checks the first document's choices); {tail}", item,
-                fixes=() if null else (ctx.replace_fix(item, quoted, verb="Quote as"),))
+                fixes=() if null else (ctx.replace_fix(item, quoted, f"Quote as '{quoted}'"),))

@@ -8,13 +8,24 @@ meant. The `Recovery` says how a finding behaves beside a YAML syntax error.
 
 from __future__ import annotations
 
-from evalyaml.core.codes import KEY, LOCAL, WHOLE, Code, CodeClass, local_when, missing, reads
+from evalyaml.core.codes import (
+    KEY,
+    LOCAL,
+    UNSAFE_FIX,
+    WHOLE,
+    Code,
+    CodeClass,
+    local_when,
+    missing,
+    reads,
+)
 
 B, C, A, H = CodeClass.BROKEN, CodeClass.CONTRACT, CodeClass.ADVICE, CodeClass.HINT
 
 CODES: tuple[Code, ...] = (
     Code("EYPF001", "promptfoo-unknown-key", C,
-         "A key promptfoo's schema does not have: zod strips it silently.", LOCAL),
+         "A key promptfoo's schema does not have: zod strips it silently.", LOCAL,
+         fixes=UNSAFE_FIX),
     Code("EYPF002", "promptfoo-providers-and-targets", C,
          "Both `providers` and `targets`: targets silently replace providers.",
          # both keys as written: a hole can remove one (no finding), never add one
@@ -23,7 +34,7 @@ CODES: tuple[Code, ...] = (
          "Neither `providers` nor `targets` (or an empty list): promptfoo refuses the config.",
          missing(r"has no 'providers'", "providers", "targets")),
     Code("EYPF004", "promptfoo-assertion-type", B,
-         "An assertion type no handler knows: the test errors mid-run.", LOCAL),
+         "An assertion type no handler knows: the test errors mid-run.", LOCAL, fixes=UNSAFE_FIX),
     Code("EYPF005", "promptfoo-assertion-value", B,
          "An assertion's `value` or `threshold` is not what its type needs.",
          reads("type", "value", "threshold")),
@@ -62,12 +73,12 @@ CODES: tuple[Code, ...] = (
          # a prompt object lacking 'raw'/'label' may have lost it to a blanked line: not local
          local_when(r"^(?!a prompt object needs).*(?:must be|is not)")),
     Code("EYPF019", "promptfoo-unknown-provider", B,
-         "A provider id whose prefix no provider factory matches.", LOCAL),
+         "A provider id whose prefix no provider factory matches.", LOCAL, fixes=UNSAFE_FIX),
     Code("EYPF020", "promptfoo-prompt-as-path", B,
          "A one-line inline prompt promptfoo takes for a file path that does not exist.", LOCAL),
     Code("EYPF021", "promptfoo-csv-syntax", B,
          "A CSV test table csv-parse cannot read.", LOCAL),
     Code("EYPF022", "promptfoo-redteam-id", B,
          "A redteam plugin or strategy id outside promptfoo's closed lists: validate refuses "
-         "the config.", LOCAL),
+         "the config.", LOCAL, fixes=UNSAFE_FIX),
 )

@@ -97,23 +97,27 @@ def _key_line(key: str) -> re.Pattern[str]:
     return re.compile(re.escape(key) + _KEY_LINE)
 
 
-def split_dataset(text: str, key: str = "questions") -> DatasetSplit | None:
+def split_dataset(text: str, key: str | None = "questions") -> DatasetSplit | None:
     """Every search here is a literal find or a regex with a literal prefix: this runs on each
     keystroke in a 10,000-case file, where one `^`-anchored multiline regex costs 100 ms.
 
     `key` names the root key that holds the items (the contract's `questions`; other formats'
-    `samples` or `tests`, see `items`)."""
+    `samples` or `tests`, see `items`); None when the document itself is the list (an AgentV
+    cases file), which must then run to the end of the text."""
     if "\r" in text and text.count("\r") != text.count("\r\n"):
         return None  # old Mac line ends: rare enough to parse whole
     if may_have_anchors(text):
         return None
     if any(_line_starts_with(text, marker) for marker in ("---", "...", "%")):
         return None
-    key_line = _key_line(key)
-    questions = [at for at in _line_starts_with(text, key) if key_line.match(text, at)]
-    if len(questions) != 1:
-        return None
-    first = _FIRST_ITEM.match(text, key_line.match(text, questions[0]).end())  # type: ignore[union-attr]
+    if key is None:
+        first = _FIRST_ITEM.match(text)  # only blank and comment lines before the list
+    else:
+        key_line = _key_line(key)
+        questions = [at for at in _line_starts_with(text, key) if key_line.match(text, at)]
+        if len(questions) != 1:
+            return None
+        first = _FIRST_ITEM.match(text, key_line.match(text, questions[0]).end())  # type: ignore[union-attr]
     if first is None:
         return None  # `questions:` followed by something other than a block list
     indent = len(first.group(1))
@@ -123,8 +127,10 @@ def split_dataset(text: str, key: str = "questions") -> DatasetSplit | None:
     item_start, end_of_list = _item_patterns(indent)
     terminator = end_of_list.search(text, region_start)
     region_end = terminator.start() + 1 if terminator else len(text)
-    if terminator and text[region_end : region_end + 1] in (" ", "\t"):
-        return None  # an indented line that is neither a case nor a root key: parse it whole
+    if terminator and (key is None or text[region_end : region_end + 1] in (" ", "\t")):
+        # An indented line that is neither a case nor a root key, or anything after a
+        # document that is a list: parse it whole.
+        return None
     starts = [region_start]
     starts.extend(m.start() + 1 for m in item_start.finditer(text, region_start, region_end))
     line = text.count("\n", 0, region_start)
