@@ -438,7 +438,7 @@ class Engine:
         """Make a complete index the live one, unless a newer one is on its way (engine thread)."""
         if job.generation != self.generation:
             return  # settings changed again while indexing: a newer index is on its way
-        interim = self.workspace
+        interim, first = self.workspace, not self.ready  # the open documents' own index
         before = set(interim.reported_files())
         self.settings = job.settings
         self.workspace = workspace
@@ -453,7 +453,7 @@ class Engine:
             if serial == doc.serial and workspace.is_open(path) and \
                     workspace.analysis(path) is analysis:
                 continue  # adopted at this very version
-            if serial == doc.serial and analysis is not None and \
+            if first and serial == doc.serial and analysis is not None and \
                     interim.options(path) == workspace.options(path):
                 workspace.adopt(path, doc.text, analysis)  # opened while indexing
             else:
