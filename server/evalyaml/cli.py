@@ -7,6 +7,7 @@ errors (argparse already exits 2 on bad arguments).
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Sequence
 from datetime import date
@@ -89,41 +90,62 @@ def _formats_named() -> str:
     return ", ".join(titles[:-1]) + f" and {titles[-1]}" if len(titles) > 1 else titles[0]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; `only`: the top level and that one command's parser, which parses
+    `evalyaml <only> ...` the same (each command's options are its own parser's) without
+    building the others (argparse looks up translations for every help text it formats)."""
     parser = argparse.ArgumentParser(prog="evalyaml", description=(
         f"Checks LLM-evaluation files: {_formats_named()}."))
     parser.add_argument("--version", action="version", version=f"evalyaml {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    check = commands.add_parser(
-        "check", help="check files and folders (default: .)",
-        description=f"Check the eval files ({_formats_named()}) under the named files and "
-        "folders.", epilog=_CHECK_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    check.add_argument("paths", nargs="*", type=Path, default=[Path()], metavar="PATH")
-    _add_check_options(check)
+    validate = _validate_kinds()
+    if only not in {"check", "schema", "lsp", "rule", "graph", *validate}:
+        only = None  # an option first, a typo, or nothing: the whole parser says what is wrong
 
-    for name, kind in _validate_kinds().items():
+    def wanted(name: str) -> bool:
+        return only is None or only == name
+
+    if wanted("check"):
+        check = commands.add_parser(
+            "check", help="check files and folders (default: .)",
+            description=f"Check the eval files ({_formats_named()}) under the named files and "
+            "folders.", epilog=_CHECK_EPILOG,
+            formatter_class=argparse.RawDescriptionHelpFormatter)
+        check.add_argument("paths", nargs="*", type=Path, default=[Path()], metavar="PATH")
+        _add_check_options(check)
+
+    for name, kind in validate.items():
+        if not wanted(name):
+            continue
         sub = commands.add_parser(name, help=f"check files as {kind.value} files, whatever "
                                   "their folder or shape")
         sub.add_argument("paths", nargs="+", type=Path, metavar="FILE")
         _add_check_options(sub)
 
-    schema = commands.add_parser("schema", help="print a JSON Schema")
-    schema.add_argument("kind", choices=list(_schema_kinds()))
+    if wanted("schema"):
+        schema = commands.add_parser("schema", help="print a JSON Schema")
+        schema.add_argument("kind", choices=list(_schema_kinds()))
 
-    lsp = commands.add_parser("lsp", help="run the language server (stdio by default)")
-    lsp.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (default)")
-    lsp.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP port, for debugging")
-    lsp.add_argument("--log-level", default="WARNING",
-                     choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    if wanted("lsp"):
+        lsp = commands.add_parser("lsp", help="run the language server (stdio by default)")
+        lsp.add_argument("--stdio", action="store_true",
+                         help="talk over stdin/stdout (default)")
+        lsp.add_argument("--tcp", metavar="HOST:PORT",
+                         help="listen on a TCP port, for debugging")
+        lsp.add_argument("--log-level", default="WARNING",
+                         choices=["DEBUG", "INFO", "WARNING", "ERROR"])
 
-    rule = commands.add_parser("rule", help="explain a diagnostic code (its documentation)")
-    rule.add_argument("code", metavar="CODE")
+    if wanted("rule"):
+        rule = commands.add_parser("rule",
+                                   help="explain a diagnostic code (its documentation)")
+        rule.add_argument("code", metavar="CODE")
 
-    graph = commands.add_parser("graph", help="print the reference graph (cases -> rubrics -> "
-                                "judges)")
-    graph.add_argument("paths", nargs="*", type=Path, default=[Path()], metavar="PATH")
-    graph.add_argument("--format", choices=["dot", "json"], default="dot")
+    if wanted("graph"):
+        graph = commands.add_parser("graph", help="print the reference graph (cases -> "
+                                    "rubrics -> judges)")
+        graph.add_argument("paths", nargs="*", type=Path, default=[Path()], metavar="PATH")
+        graph.add_argument("--format", choices=["dot", "json"], default="dot")
     return parser
 
 
@@ -149,10 +171,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     fast = _lsp_fast(list(sys.argv[1:] if argv is None else argv))
     if fast is not None:
         return fast
-    from evalyaml.checker import CheckError
+    # Importing the checker builds thousands of long-lived objects (classes, compiled patterns)
+    # and no garbage: collecting during it costs a tenth of a small check's start. Frozen
+    # afterwards, later collections do not rescan them either.
+    gc.disable()
+    try:
+        from evalyaml.checker import CheckError
+    finally:
+        gc.freeze()
+        gc.enable()
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(args_list[0] if args_list else None)
+    args = parser.parse_args(args_list)
     if args.command is None:
         parser.print_help()
         return 0

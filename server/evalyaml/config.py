@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
@@ -94,6 +93,8 @@ def find_root(start: Path) -> Path | None:
 
 
 def _has_tool_table(pyproject: Path) -> bool:
+    import tomllib  # only when there is a file to read
+
     try:
         return "tool" in (data := tomllib.loads(pyproject.read_text("utf-8"))) and \
             "evalyaml" in data["tool"]
@@ -122,6 +123,8 @@ def load_config(root: Path) -> Config:
 
 
 def parse_config(text: str, root: Path, source: Path | None, table_prefix: str = "") -> Config:
+    import tomllib  # only when there is a file to read
+
     lines = LineIndex(text)
     sink = FindingSink(strict=_declares_strict(text, table_prefix))
     try:
@@ -181,6 +184,8 @@ def _table_span(text: str, lines: LineIndex, table_prefix: str, key: str) -> Spa
 
 def _declares_strict(text: str, table_prefix: str) -> bool:
     """Whether the file itself turns strict mode on: its own findings follow that mode."""
+    import tomllib  # only when there is a file to read
+
     try:
         data: Any = tomllib.loads(text)
     except tomllib.TOMLDecodeError:

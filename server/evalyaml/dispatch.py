@@ -9,8 +9,9 @@ finding for a file nobody claimed. Everything else is the claiming format's.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from evalyaml.core.findings import FindingSink
-from evalyaml.core.incremental import CaseCache, CaseMapper
 from evalyaml.core.kinds import Kind
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
@@ -19,6 +20,9 @@ from evalyaml.formats.base import HEAD_BYTES, Refusal
 from evalyaml.syntax.decode import decode
 from evalyaml.syntax.suppress import SUPPRESSIONS, scan
 from evalyaml.syntax.text import Span
+
+if TYPE_CHECKING:
+    from evalyaml.core.incremental import CaseCache, CaseMapper
 
 
 def analyze_bytes(data: bytes, path: str | None, options: Options, *, explicit: bool = False,

@@ -16,7 +16,6 @@ fix (did-you-mean renames, "change to" a near value) changes what the file means
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,6 +65,8 @@ class Fixed:
     refused: list[Path] = field(default_factory=list)  # outside every workspace root
 
     def diff(self, display: dict[Path, str]) -> str:
+        import difflib  # with --diff only
+
         out: list[str] = []
         for path in sorted(self.after):
             name = display.get(path, str(path))

@@ -10,18 +10,19 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import logging
 import os
 import threading
 import time
 from typing import TYPE_CHECKING
 
-from evalyaml.core.incremental import CaseMapper, CaseResult
 from evalyaml.core.options import Options
 from evalyaml.formats import ANALYZE_ITEMS as analyze_case_texts
 
 if TYPE_CHECKING:
+    import logging
     from concurrent.futures import Future, ProcessPoolExecutor
+
+    from evalyaml.core.incremental import CaseMapper, CaseResult
 
 PARALLEL_FROM = 2_000
 """Below this many cases a second process costs more than it saves."""
@@ -36,7 +37,6 @@ engine thread waiting about 0.3 s for the worker on 10,000 cases)."""
 WARM_WAIT = 1.0
 """Seconds worth waiting for a worker that is still starting: a 2,000-case share takes longer."""
 
-log = logging.getLogger(__name__)
 
 
 def _workers() -> int:
@@ -148,11 +148,11 @@ class CasePool:
         mine = time.perf_counter() - started
         try:
             theirs = there.result(timeout=WORKER_TIMEOUT)
-            log.debug("%d cases: %d here in %.0f ms, the rest by the worker after %.0f ms",
+            _logger().debug("%d cases: %d here in %.0f ms, the rest by the worker after %.0f ms",
                       len(texts), half, mine * 1000, (time.perf_counter() - started) * 1000)
             return here + theirs
         except Exception:  # a dead or stuck worker: do its share here, and stop using it
-            log.warning("case worker failed; analysing in the server from now on",
+            _logger().warning("case worker failed; analysing in the server from now on",
                         exc_info=True)
             self._give_up()
             return here + analyze_case_texts(texts[half:], options)
@@ -167,3 +167,10 @@ class CasePool:
             pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _logger() -> logging.Logger:
+    """`logging` is imported when a list is spread over processes, not with every check."""
+    import logging
+
+    return logging.getLogger(__name__)

@@ -15,7 +15,7 @@ from jsonschema import Draft202012Validator
 from evalyaml.core.kinds import FileKind
 from evalyaml.core.precheck import compile_precheck
 from evalyaml.core.schemas import subschema
-from evalyaml.formats.contract.schemas import precheck, validator
+from evalyaml.formats.contract.schemas import precheck, skeleton_precheck, validator
 
 CASE_POINTER = "/$defs/case"
 
@@ -51,6 +51,35 @@ def test_precheck_never_certifies_an_invalid_case(case: dict[str, Any]) -> None:
 def test_precheck_certifies_plain_valid_cases(case: dict[str, Any]) -> None:
     check = precheck(FileKind.DATASET, CASE_POINTER)
     assert check is not None and check(case)
+
+
+root_keys = st.sampled_from(["$schema", "name", "description", "version", "questions", "x"])
+roots = st.dictionaries(root_keys, values, max_size=5).map(
+    lambda root: {**root, "questions": []} if "questions" in root else root)
+
+
+def test_the_dataset_root_compiles() -> None:
+    # If this fails, `evalyaml check` of a plain dataset imports jsonschema again (+60 ms).
+    assert skeleton_precheck() is not None
+
+
+@settings(max_examples=400, deadline=None)
+@given(roots)
+def test_the_root_precheck_never_certifies_an_invalid_root(root: dict[str, Any]) -> None:
+    """What `analyze_dataset_root` validates: the root, its cases left out (`questions: []`)."""
+    check = skeleton_precheck()
+    assert check is not None
+    if check(root):
+        assert list(validator(FileKind.DATASET).iter_errors(root)) == []
+
+
+def test_the_root_precheck_certifies_a_plain_root_and_refuses_a_broken_one() -> None:
+    check = skeleton_precheck()
+    assert check is not None
+    assert check({"$schema": "x", "name": "n", "version": "1", "questions": [], "owner": 3})
+    assert not check({"name": "n"})  # `questions` is required
+    assert not check({"version": 1.1, "questions": []})  # an unquoted YAML number
+    assert list(validator(FileKind.DATASET).iter_errors({"version": 1.1, "questions": []}))
 
 
 def test_it_declines_keywords_it_does_not_know() -> None:

@@ -117,6 +117,7 @@ def test_item_by_item_equals_the_whole_file(file: str, steps: list[tuple[Any, ..
     from evalyaml.core.options import Options
     from evalyaml.formats import agentv, claim, padosoft
     from evalyaml.formats.base import Claim
+    from evalyaml.formats.padosoft.analyze import analyze_whole
 
     options = Options(today=date.fromisoformat(TODAY), root=str(EXAMPLES))
     path = str(EXAMPLES / file)
@@ -129,7 +130,7 @@ def test_item_by_item_equals_the_whole_file(file: str, steps: list[tuple[Any, ..
         verdict = claim(text, path, options.root)
         kind = verdict.kind if isinstance(verdict, Claim) else None
         if kind is padosoft.DATASET:
-            whole = padosoft.analyze_whole(text, path, kind, options)
+            whole = analyze_whole(text, path, kind, options)
             fmt: Any = padosoft.FORMAT
         elif kind is agentv.SUITE:
             whole = agentv.FORMAT.analyze(text, path, kind, options, whole=True)

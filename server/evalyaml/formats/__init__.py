@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import re
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 
 from evalyaml.core.codes import register
-from evalyaml.core.incremental import CaseMapper, CaseResult
 from evalyaml.core.kinds import Kind, modeline_schema
-from evalyaml.core.options import Options
 from evalyaml.formats import agentv, apastra, contract, eee, lmeval, padosoft, promptfoo
 from evalyaml.formats.base import Claim, Format, NearMiss, Refusal, Tier
+
+if TYPE_CHECKING:
+    from evalyaml.core.incremental import CaseMapper, CaseResult
+    from evalyaml.core.options import Options
 
 
 def _contract_cases(texts: list[str], options: Options) -> list[CaseResult | None]:

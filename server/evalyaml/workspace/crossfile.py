@@ -10,13 +10,12 @@ versions) are tracked by the index itself.
 
 from __future__ import annotations
 
-import logging
 import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from evalyaml.core.findings import Finding, FindingSink, Fix, Related, TextEdit
 from evalyaml.core.kinds import Kind, is_plain_name
@@ -29,7 +28,9 @@ from evalyaml.syntax.text import Position, Span
 from evalyaml.workspace.named import RecordingFiles
 from evalyaml.workspace.resolve import Resolution, Status, newest_first
 
-_log = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    import logging
+
 
 class IndexView(Protocol):
     def resolve(self, ref: Reference) -> Resolution: ...
@@ -124,7 +125,7 @@ def _format_reference_findings(here: _Here) -> None:
         here.sink.findings.extend(format_of(kind).reference_findings(
             here.path, here.analysis, here.resolved, graph, here.options))
     except Exception:
-        _log.exception("the %s format's reference rules failed on %s", kind.format, here.path)
+        _logger().exception("the %s format's reference rules failed on %s", kind.format, here.path)
 
 
 def _format_cross_check(here: _Here, roots: Sequence[Path]) -> set[Path]:
@@ -139,7 +140,7 @@ def _format_cross_check(here: _Here, roots: Sequence[Path]) -> set[Path]:
         here.sink.findings.extend(format_of(kind).cross_check(here.path, here.analysis, files,
                                                               here.options))
     except Exception:
-        _log.exception("the %s format's cross check failed on %s", kind.format, here.path)
+        _logger().exception("the %s format's cross check failed on %s", kind.format, here.path)
     return files.read
 
 
@@ -299,3 +300,10 @@ def _id_edit(ref: Reference, new_id: str) -> TextEdit | None:
     begin = start.character + slash + 1
     return TextEdit(Span(Position(start.line, begin),
                          Position(start.line, begin + len(ref.id))), new_id)
+
+
+def _logger() -> logging.Logger:
+    """`logging` is imported when a format's rule fails, not with every `evalyaml check`."""
+    import logging
+
+    return logging.getLogger(__name__)

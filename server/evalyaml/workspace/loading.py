@@ -17,9 +17,9 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evalyaml.core.findings import Finding, FindingSink
-from evalyaml.core.incremental import CaseMapper
 from evalyaml.core.kinds import Kind
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
@@ -28,6 +28,9 @@ from evalyaml.formats import claim, format_of
 from evalyaml.formats.base import HEAD_BYTES, Refusal
 from evalyaml.syntax.decode import decode
 from evalyaml.syntax.text import Span
+
+if TYPE_CHECKING:
+    from evalyaml.core.incremental import CaseMapper
 
 # Below this many files, starting worker processes costs more than it saves.
 PARALLEL_THRESHOLD = 400

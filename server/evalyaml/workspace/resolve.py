@@ -13,10 +13,12 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from pathlib import Path
-
-from semver import Version
+from typing import TYPE_CHECKING
 
 from evalyaml.core.model import Definition, Pin, Reference
+
+if TYPE_CHECKING:
+    from semver import Version
 
 
 class Status(Enum):
@@ -49,6 +51,8 @@ class Resolution:
 
 @lru_cache(maxsize=65536)
 def parse_version(text: str) -> Version | None:
+    from semver import Version  # with the first version met, not with every check
+
     try:
         return Version.parse(text)
     except (ValueError, TypeError):
@@ -66,6 +70,8 @@ def matches(pin: Pin | None, version: Version) -> bool:
     if pin is None:
         return version.prerelease is None
     if pin.exact:
+        from semver import Version
+
         wanted = Version(pin.major, pin.minor or 0, pin.patch or 0, pin.prerelease)
         return version.compare(wanted) == 0
     if version.prerelease is not None or version.major != pin.major:
@@ -126,15 +132,16 @@ def resolve_among(reference: Reference, candidates: Sequence[tuple[Path, Definit
 
 
 def sort_newest_first(items: Iterable[tuple[Path, Definition]]) -> list[tuple[Path, Definition]]:
-    """Definitions by version, highest first; invalid versions last; ties by path."""
-    def key(item: tuple[Path, Definition]) -> tuple[int, Version, str]:
+    """Definitions by version, highest first; invalid versions last; ties by path. (Files
+    whose definitions carry no version never import semver.)"""
+    listed = sorted(items, key=lambda i: str(i[0]))
+    valid: list[tuple[Version, tuple[Path, Definition]]] = []
+    invalid: list[tuple[Path, Definition]] = []
+    for item in listed:
         version = parse_version(item[1].version) if item[1].version else None
         if version is None:
-            return (1, Version(0), str(item[0]))
-        return (0, version, str(item[0]))
-
-    listed = sorted(items, key=lambda i: str(i[0]))
-    valid = [i for i in listed if key(i)[0] == 0]
-    valid.sort(key=lambda i: key(i)[1], reverse=True)  # stable: ties stay in path order
-    invalid = [i for i in listed if key(i)[0] == 1]
-    return valid + invalid
+            invalid.append(item)
+        else:
+            valid.append((version, item))
+    valid.sort(key=lambda vi: vi[0], reverse=True)  # stable: ties stay in path order
+    return [item for _, item in valid] + invalid

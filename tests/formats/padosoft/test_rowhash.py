@@ -9,7 +9,7 @@ float formatting. The invariants of upstream's RowHashTest follow.
 from __future__ import annotations
 
 from evalyaml.core.findings import FindingSink
-from evalyaml.formats.padosoft import row_hash, row_identities
+from evalyaml.formats.padosoft.rowhash import row_hash, row_identities
 from evalyaml.syntax.tree import Mapping, Node, Sequence
 from evalyaml.syntax.yaml.parse import parse_text
 

@@ -15,18 +15,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evalyaml.core.codes import Code
 from evalyaml.core.findings import Finding
-from evalyaml.core.incremental import CaseCache, CaseMapper
 from evalyaml.core.kinds import Kind
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
 from evalyaml.formats.apastra import detect
 from evalyaml.formats.apastra.codes import CODES
-from evalyaml.formats.apastra.ide import IDE
 from evalyaml.formats.apastra.kinds import CASES, DATASET, EVALUATOR, KINDS, PROMPT, SUITE
 from evalyaml.formats.base import Claim, FormatBase, FormatIde, NamedFiles, Refusal
+
+if TYPE_CHECKING:
+    from evalyaml.core.incremental import CaseCache, CaseMapper
 
 __all__ = ["CASES", "DATASET", "EVALUATOR", "FORMAT", "PROMPT", "SUITE", "ApastraFormat"]
 
@@ -36,8 +38,13 @@ class ApastraFormat(FormatBase):
     title = "Apastra PromptOps"
     kinds: tuple[Kind, ...] = KINDS
     suffixes = detect.SUFFIXES
-    ide: FormatIde = IDE
     codes: tuple[Code, ...] = CODES
+
+    @property
+    def ide(self) -> FormatIde:
+        from evalyaml.formats.apastra.ide import IDE
+
+        return IDE
 
     def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
         return detect.claim(text, path, root)

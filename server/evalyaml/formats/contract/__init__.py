@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evalyaml.core.codes import Code
 from evalyaml.core.findings import Finding
-from evalyaml.core.incremental import CaseCache, CaseMapper
 from evalyaml.core.kinds import FileKind, Kind
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
@@ -21,18 +21,20 @@ from evalyaml.formats.base import (
     HEAD_BYTES,
     Claim,
     FormatBase,
+    FormatIde,
     NearMiss,
     ReferenceGraph,
     Refusal,
     Resolved,
     Tier,
 )
-from evalyaml.formats.contract import cross
 from evalyaml.formats.contract.codes import CODES
 from evalyaml.formats.contract.detect import NotOurs, folder_kind_of_text, modeline_kind
-from evalyaml.formats.contract.ide import IDE
 from evalyaml.syntax.text import LineIndex
 from evalyaml.syntax.yaml.segments import has_questions_line
+
+if TYPE_CHECKING:
+    from evalyaml.core.incremental import CaseCache, CaseMapper
 
 # A root key one or two letters away from `questions` whose first item is a case (`- id:` then
 # an `input:` key): a dataset whose cases would otherwise never be checked. Narrow on purpose:
@@ -50,8 +52,13 @@ class ContractFormat(FormatBase):
     title = "evalyaml contract"
     kinds: tuple[Kind, ...] = (FileKind.DATASET, FileKind.RUBRIC, FileKind.JUDGE)
     suffixes = (".yaml", ".yml")
-    ide = IDE
     codes: tuple[Code, ...] = CODES
+
+    @property
+    def ide(self) -> FormatIde:
+        from evalyaml.formats.contract.ide import IDE
+
+        return IDE
 
     def claim(self, text: str, path: str | None, root: str | None) -> Claim | Refusal | None:
         verdict = modeline_kind(text)
@@ -69,7 +76,9 @@ class ContractFormat(FormatBase):
 
     def reference_findings(self, path: Path, analysis: FileAnalysis, resolved: list[Resolved],
                            graph: ReferenceGraph, options: Options) -> Iterable[Finding]:
-        return cross.reference_findings(path, analysis, resolved, graph, options)
+        from evalyaml.formats.contract.cross import reference_findings
+
+        return reference_findings(path, analysis, resolved, graph, options)
 
     def near_miss(self, text: str, path: str | None, root: str | None) -> NearMiss | None:
         match = _NEAR_QUESTIONS.search(text, 0, HEAD_BYTES)

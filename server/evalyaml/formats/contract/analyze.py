@@ -9,9 +9,9 @@ per-case path (`formats.contract.dataset`), everything else is parsed whole.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from evalyaml.core.findings import Finding, FindingSink, Related
-from evalyaml.core.incremental import CaseCache, CaseMapper
 from evalyaml.core.kinds import FileKind
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
@@ -27,6 +27,9 @@ from evalyaml.formats.contract.rubric import analyze_rubric
 from evalyaml.syntax.tree import Budget, ExpansionLimit, Mapping
 from evalyaml.syntax.yaml.parse import parse_text
 from evalyaml.syntax.yaml.segments import has_questions_line, has_root_schema_key
+
+if TYPE_CHECKING:
+    from evalyaml.core.incremental import CaseCache, CaseMapper
 
 
 def analyze_contract(text: str, path: str | None, options: Options,

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
-
-from jsonschema import Draft202012Validator
+from functools import cache, partial
 
 from evalyaml.core.findings import Finding, FindingSink, Related
 from evalyaml.core.incremental import CaseCache, CaseMapper, CaseResult, Edit, PlacedCase, place
@@ -25,7 +23,7 @@ from evalyaml.core.suggest import did_you_mean
 from evalyaml.core.validate import Path
 from evalyaml.formats.contract.refscan import collect_reference
 from evalyaml.formats.contract.schema_report import SchemaReporter
-from evalyaml.formats.contract.schemas import precheck, validator
+from evalyaml.formats.contract.schemas import precheck, skeleton_precheck, validator
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import (
@@ -265,13 +263,15 @@ def analyze_case(
             expected_schema = subschema(FileKind.DATASET, "/$defs/case/properties/expected")
             reporter.open_typos(expected, expected_schema.get("properties", {}),
                                 where=f"'expected' of {label}", path=("expected",))
-    reporter.run(validator(FileKind.DATASET, "/$defs/case"), value, case,
+    reporter.run(partial(validator, FileKind.DATASET, "/$defs/case"), value, case,
                  precheck=precheck(FileKind.DATASET, "/$defs/case"))
     if not isinstance(case, Mapping):
         return CaseSummary(None, span, None), None
     bundle, bundle_span = _check_bundle(case, parsed, options, sink)
     for bundle_name, bundle_schema in options.bundles.items():
         if bundle_name == bundle:
+            from jsonschema import Draft202012Validator
+
             SchemaReporter(FileKind.DATASET, parsed.lines, sink, describe=describe).run(
                 Draft202012Validator(bundle_schema), value, case)
     references: list[Reference] = []
@@ -323,7 +323,8 @@ def analyze_dataset_root(parsed: ParsedText, root: Mapping, options: Options, si
 
     reporter = SchemaReporter(FileKind.DATASET, parsed.lines, sink, describe=describe)
     reporter.open_typos(root, schema(FileKind.DATASET)["properties"], where="the dataset")
-    reporter.run(validator(FileKind.DATASET), value, root)
+    reporter.run(partial(validator, FileKind.DATASET), value, root,
+                 precheck=skeleton_precheck() if questions_is_list else None)
 
 
 def _duplicate_ids(ids: list[tuple[str | None, Span | None]], options: Options) -> list[Finding]:

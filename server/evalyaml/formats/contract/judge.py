@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
-
-from jsonschema import ValidationError
+from typing import TYPE_CHECKING
 
 from evalyaml.core.findings import FindingSink, Fix, TextEdit
 from evalyaml.core.kinds import FileKind
@@ -25,6 +24,9 @@ from evalyaml.formats.contract.schemas import validator
 from evalyaml.formats.contract.words import TEMPLATE_VARIABLES
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.tree import Budget, Mapping, Scalar, to_python
+
+if TYPE_CHECKING:
+    from jsonschema import ValidationError
 
 # `[^{}]*` cannot match a brace, so a failed match gives up at the next one: linear time. (An
 # earlier `\s*([^{}]*?)\s*` backtracked cubically on `{{` followed by a long run of spaces.)

@@ -9,10 +9,7 @@ above zero.
 from __future__ import annotations
 
 import re
-from typing import Any
-
-from jsonschema import Draft202012Validator, ValidationError
-from jsonschema.exceptions import best_match
+from typing import TYPE_CHECKING, Any
 
 from evalyaml.core.findings import FindingSink, Fix, Related, TextEdit
 from evalyaml.core.kinds import FileKind
@@ -26,6 +23,9 @@ from evalyaml.formats.contract.schema_report import SchemaReporter
 from evalyaml.formats.contract.schemas import CHECK_KINDS, validator
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.tree import Budget, Mapping, Node, PyValue, Scalar, Sequence, to_python
+
+if TYPE_CHECKING:
+    from jsonschema import ValidationError
 
 _REF_FIELDS = ("rubric_ref", "judge_prompt_ref")
 _MAX_PATTERN = 10_000
@@ -200,6 +200,9 @@ def _check_json_schema(check: Mapping, parsed: ParsedText, budget: Budget,
     if not isinstance(schema_node, Mapping):
         return
     value: PyValue = to_python(schema_node, budget)
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import best_match
+
     try:
         errors = list(Draft202012Validator(Draft202012Validator.META_SCHEMA).iter_errors(value))
     except RecursionError:

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from collections.abc import Sequence as Seq
-from typing import Any
-
-from jsonschema import Draft202012Validator, ValidationError
+from typing import TYPE_CHECKING, Any
 
 from evalyaml.core.findings import FindingSink, Fix, TextEdit
 from evalyaml.core.kinds import Kind
@@ -24,6 +22,9 @@ from evalyaml.core.suggest import best, best_value, did_you_mean
 from evalyaml.core.validate import TYPE_NAMES, Located, Path, locate, path_text, type_name
 from evalyaml.syntax.text import LineIndex, Span
 from evalyaml.syntax.tree import Mapping, Node, PyValue, Scalar
+
+if TYPE_CHECKING:  # jsonschema is imported by whoever builds a validator, when one is needed
+    from jsonschema import Draft202012Validator, ValidationError
 
 
 class SchemaReporter:
@@ -77,7 +78,7 @@ class SchemaReporter:
 
     def run(
         self,
-        validator: Draft202012Validator,
+        validator: Draft202012Validator | Callable[[], Draft202012Validator],
         value: PyValue,
         root: Node,
         prefix: Path = (),
@@ -85,6 +86,8 @@ class SchemaReporter:
     ) -> None:
         if precheck is not None and precheck(value):
             return  # certainly valid: jsonschema would find nothing
+        if callable(validator):  # built only now: a valid file never imports jsonschema
+            validator = validator()
         try:
             errors = list(validator.iter_errors(value))
         except RecursionError:

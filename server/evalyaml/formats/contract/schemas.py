@@ -5,16 +5,16 @@ compiled once per process; and the check union of rubrics (`CHECK_KINDS`).
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
+from typing import TYPE_CHECKING, Any
 
 from evalyaml.core.kinds import FileKind, Kind
 from evalyaml.core.precheck import Predicate, compile_precheck
 from evalyaml.core.schemas import schema, subschema
 from evalyaml.formats.contract.words import CHECK_KINDS
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from referencing import Registry
 
 SCHEMA_IDS = {
     FileKind.DATASET: "https://evalyaml.dev/schemas/v1/dataset.schema.json",
@@ -22,11 +22,15 @@ SCHEMA_IDS = {
     FileKind.JUDGE: "https://evalyaml.dev/schemas/v1/judge.schema.json",
 }
 
-__all__ = ["CHECK_KINDS", "SCHEMA_IDS", "check_schema", "precheck", "registry", "validator"]
+__all__ = ["CHECK_KINDS", "SCHEMA_IDS", "check_schema", "precheck", "registry",
+           "skeleton_precheck", "validator"]
 
 
 @cache
 def registry() -> Registry:
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
     resources_ = [
         (SCHEMA_IDS[kind], Resource.from_contents(schema(kind), default_specification=DRAFT202012))
         for kind in FileKind
@@ -40,7 +44,10 @@ def validator(kind: Kind, pointer: str = "") -> Draft202012Validator:
 
     A sub-validator is `evolve`d from the file's validator rather than built on a `$ref`, so it
     resolves references against the right base without paying a `$ref` lookup per instance.
+    jsonschema is imported here, with the first file a precheck cannot vouch for.
     """
+    from jsonschema import Draft202012Validator
+
     whole = Draft202012Validator(
         schema(kind), registry=registry(), format_checker=Draft202012Validator.FORMAT_CHECKER
     )
@@ -51,6 +58,22 @@ def validator(kind: Kind, pointer: str = "") -> Draft202012Validator:
 def precheck(kind: Kind, pointer: str = "") -> Predicate | None:
     """The compiled "certainly valid" test for a schema, or None when it cannot be compiled."""
     return compile_precheck(subschema(kind, pointer) if pointer else schema(kind))
+
+
+@cache
+def skeleton_precheck() -> Predicate | None:
+    """The "certainly valid" test of a dataset's root with `questions: []` (what
+    `analyze_dataset_root` validates: each case is validated on its own). The schema's `items`
+    of `questions` (a `$ref` to the case) cannot matter for an empty list and is left out, with
+    the identifiers of the schema file, so that a plain dataset root needs no jsonschema either.
+    """
+    root = {key: value for key, value in schema(FileKind.DATASET).items()
+            if key not in ("$schema", "$id", "$defs")}
+    properties = dict(root["properties"])
+    properties["questions"] = {key: value for key, value in properties["questions"].items()
+                               if key != "items"}
+    root["properties"] = properties
+    return compile_precheck(root)
 
 
 def check_schema(check_kind: str) -> dict[str, Any] | None:

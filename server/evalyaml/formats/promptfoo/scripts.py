@@ -20,7 +20,6 @@ from evalyaml.core.findings import FindingSink
 from evalyaml.core.model import FileAnalysis, FileRef
 from evalyaml.formats.base import Claim, Tier
 from evalyaml.formats.promptfoo.kinds import CONFIG, SCRIPTS
-from evalyaml.syntax.json import parse_json
 from evalyaml.syntax.text import LineIndex
 from evalyaml.syntax.tree import Mapping, Scalar
 
@@ -46,6 +45,8 @@ def claim(text: str, path: str | None) -> Claim | None:
 def analyze(text: str, path: str | None) -> FileAnalysis:
     """The configs the scripts name, as adopting `FileRef`s; no finding (a broken
     `package.json` is npm's to report, not an eval mistake)."""
+    from evalyaml.syntax.json import parse_json  # with the first package.json, not at discovery
+
     result = FileAnalysis(path, SCRIPTS)
     parsed = parse_json(text, FindingSink(strict=False))
     root = parsed.documents[0] if parsed.documents else None

@@ -1,0 +1,164 @@
+"""A promptfoo file's analysis, loaded with the first promptfoo file analysed (not with the
+registry in `__init__`, which discovery imports)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import PurePath
+from typing import TYPE_CHECKING
+
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.items import ItemState
+from evalyaml.core.kinds import Kind
+from evalyaml.core.model import CaseSummary, FileAnalysis, FileRef
+from evalyaml.core.options import Options
+from evalyaml.formats.promptfoo import scripts
+from evalyaml.formats.promptfoo.bytest import STATE, analyze_config_by_test
+from evalyaml.formats.promptfoo.common import Context
+from evalyaml.formats.promptfoo.config import check_config
+from evalyaml.formats.promptfoo.cross import FACTS
+from evalyaml.formats.promptfoo.facts import ConfigFacts, Ref
+from evalyaml.formats.promptfoo.kinds import CONFIG, PROMPT, SCRIPTS, TABLE, TESTS
+from evalyaml.formats.promptfoo.paths import is_glob, suffix
+from evalyaml.formats.promptfoo.table import check_table
+from evalyaml.formats.promptfoo.templates import analyse, split_txt
+from evalyaml.formats.promptfoo.tests import check_test
+from evalyaml.syntax.json import parse_json
+from evalyaml.syntax.jsonl import parse_jsonl, require_objects
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.text import LineIndex
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
+from evalyaml.syntax.yaml.parse import parse_text
+
+if TYPE_CHECKING:
+    from evalyaml.core.incremental import CaseCache, CaseMapper
+
+_TEST_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
+_PROMPT_SUFFIXES = (".txt", ".md", ".j2")
+
+KINDS: tuple[Kind, ...] = (CONFIG, TESTS, TABLE, PROMPT, SCRIPTS)
+
+
+def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
+            forced: bool = False, cache: CaseCache | None = None,
+            mapper: CaseMapper | None = None, whole: bool = False) -> FileAnalysis:
+    """A YAML config test by test where it splits (`bytest`), unless `whole` (what that
+    must equal, for the tests)."""
+    if kind not in KINDS:
+        kind = CONFIG
+    if kind is SCRIPTS:
+        return scripts.analyze(text, path)
+    sink = FindingSink(strict=options.strict)
+    result = FileAnalysis(path, kind)
+    facts = ConfigFacts()
+    lower = (path or "").lower()
+    if kind is PROMPT:
+        _prompt_file(text, lower, sink)
+    elif kind is TABLE:
+        check_table(text, sink)
+    elif kind is TESTS and lower.endswith(".jsonl"):
+        doc = parse_jsonl(text, sink)
+        require_objects(doc, sink, code="EY200", what="each line of a promptfoo tests file")
+        parsed = ParsedText(text, doc.lines, [], ok=True)
+        for index, row in enumerate(doc.rows):
+            if isinstance(row.root, Mapping):
+                check_test(Context(parsed, sink, row.start_offset, external=True), row.root,
+                           facts, index)
+    elif kind is CONFIG and not whole and not lower.endswith(".json") and \
+            (by_test := _config_by_test(text, options, cache)) is not None:
+        findings, facts, cases = by_test
+        _record(result, facts, path, kind, options)
+        result.cases = cases
+        result.findings = list(dict.fromkeys(findings))
+        return result
+    else:
+        parsed = parse_json(text, sink) if lower.endswith(".json") else \
+            parse_text(text, sink)
+        if parsed.usable:
+            facts.recovered = not parsed.ok
+            facts.blanked = tuple(hole.key for hole in parsed.holes)
+            root = parsed.documents[0] if parsed.documents else None
+            if kind is TESTS:
+                _tests_file(Context(parsed, sink, external=True), root, facts)
+            else:
+                check_config(Context(parsed, sink), root, facts)
+    _record(result, facts, path, kind, options)
+    result.findings = list(dict.fromkeys(sink.findings))
+    return result
+
+
+def _config_by_test(text: str, options: Options, cache: CaseCache | None
+                    ) -> tuple[list[Finding], ConfigFacts, list[CaseSummary]] | None:
+    """A YAML config test by test (`bytest`), its state kept in the document's cache."""
+    state = cache.format_state(STATE, ItemState) if cache is not None else None
+    return analyze_config_by_test(text, options, state)
+
+
+def _prompt_file(text: str, lower: str, sink: FindingSink) -> None:
+    """A prompt file's template syntax; a `.txt` file is one template per `---` segment
+    (`processTxtFile`), each rendered on its own."""
+    lines = LineIndex(text)
+    pieces = split_txt(text) if lower.endswith(".txt") else [(0, text)]
+    for offset, body in pieces:
+        _, problems = analyse(body)
+        for problem in problems:
+            sink.add("EYPF013", problem.message,
+                     lines.span(offset + problem.start, offset + problem.end))
+
+
+def _tests_file(ctx: Context, root: Node | None, facts: ConfigFacts) -> None:
+    if isinstance(root, Sequence):
+        for index, item in enumerate(root.items):
+            check_test(ctx, item, facts, index)
+    elif isinstance(root, Mapping):
+        check_test(ctx, root, facts, 0)
+    elif root is not None and not (isinstance(root, Scalar) and root.value is None):
+        ctx.add("EYPF018", "a tests file must hold a list of tests (or one test)",
+                ctx.span(root))
+
+
+def _record(result: FileAnalysis, facts: ConfigFacts, path: str | None, kind: Kind,
+            options: Options) -> None:
+    result.facts[FACTS] = facts
+    result.cases = [CaseSummary(name, span, name_span) for name, span, name_span in facts.cases]
+    if path is None:
+        return
+    folder = PurePath(path).parent
+    # In a tests file, paths other than `vars` files resolve from the config's folder, which
+    # the file does not know: its folder and those above it stand in (navigation only).
+    bases = [folder] if kind is CONFIG else _ancestors(folder, options.root)
+    for ref in facts.refs:
+        if is_glob(ref.name):
+            # The files a config's glob matches are adopted (never linked: no one file).
+            adopted = _adopted_kind(ref) if kind is CONFIG and not ref.from_holder else None
+            if adopted is not None:
+                result.file_refs.append(FileRef(ref.span, (os.path.normpath(folder / ref.name),),
+                                                adopted, glob=True))
+            continue
+        candidates = (os.path.normpath(folder / ref.name),) if ref.from_holder else \
+            tuple(dict.fromkeys(os.path.normpath(base / ref.name) for base in bases))
+        result.file_refs.append(FileRef(ref.span, candidates,
+                                        _adopted_kind(ref) if kind is CONFIG else None))
+
+
+def _ancestors(folder: PurePath, root: str | None) -> list[PurePath]:
+    out = [folder]
+    if root is None:
+        return out
+    stop = PurePath(root)
+    current = folder
+    while current != stop and stop in current.parents:
+        current = current.parent
+        out.append(current)
+    return out
+
+
+def _adopted_kind(ref: Ref) -> Kind | None:
+    ext = suffix(ref.name)
+    if ref.role in ("prompt", "bare-prompt") and ext in _PROMPT_SUFFIXES:
+        return PROMPT
+    if ref.role == "tests" and ext == ".csv":
+        return TABLE
+    if ref.role == "tests" and ext in _TEST_SUFFIXES:
+        return TESTS
+    return None
