@@ -1,6 +1,9 @@
 """examples/apastra/: the workspace checks clean (its digests are Apastra's own), and each file of
 mistakes/ (a workspace of its own) gives the finding its name starts with and nothing else; the
-files there without a code are the clean files the mistakes refer to."""
+files there without a code are the clean files the mistakes refer to. A YAML mistake's finding
+has the exact range and message its caret comment draws under the mistake
+(`tests/harness/example_carets.py`); JSON and JSONL files, which hold no comment, give their
+code."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from evalyaml.workspace.index import Workspace
+from harness.example_carets import Drawn, drawn_carets, drawn_finding
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "apastra"
 CLEAN = sorted(p for p in EXAMPLES.rglob("*") if p.is_file() and "mistakes" not in p.parts
@@ -17,10 +21,11 @@ MISTAKES = sorted(p for p in (EXAMPLES / "mistakes").rglob("*") if p.is_file()
                   and p.suffix in (".yaml", ".json", ".jsonl"))
 
 
-def _findings(root: Path) -> dict[Path, list[str]]:
+def _findings(root: Path) -> dict[Path, list[Drawn]]:
     workspace = Workspace([root])
     workspace.index_all()
-    return {path: [f.code for f in workspace.findings(path)]
+    return {path: sorted(drawn_finding(path.relative_to(EXAMPLES).as_posix(), f)
+                         for f in workspace.findings(path))
             for path in sorted(root.rglob("*")) if path.is_file()}
 
 
@@ -35,15 +40,17 @@ def test_the_clean_workspace_has_no_finding_and_every_file_is_claimed() -> None:
 
 
 @pytest.fixture(scope="module")
-def mistakes() -> dict[Path, list[str]]:
+def mistakes() -> dict[Path, list[Drawn]]:
     return _findings(EXAMPLES / "mistakes")
 
 
 @pytest.mark.parametrize("path", MISTAKES, ids=lambda p: p.relative_to(EXAMPLES).as_posix())
 def test_each_mistake_gives_its_finding_and_nothing_else(path: Path,
-                                                         mistakes: dict[Path, list[str]]) -> None:
+                                                         mistakes: dict[Path, list[Drawn]]) -> None:
     code = path.name.split("-")[0] if path.name.startswith("EY") else None
-    assert mistakes[path] == ([code] if code else [])
+    assert [d.code for d in mistakes[path]] == ([code] if code else [])
+    if path.suffix == ".yaml":
+        assert mistakes[path] == sorted(drawn_carets(EXAMPLES, path))
 
 
 def test_every_apastra_code_has_a_mistake_file() -> None:
