@@ -226,3 +226,24 @@ def test_a_one_test_edit_of_a_cases_file_is_analysed_alone() -> None:
     assert found.findings[0].message == (
         "Duplicate test ID 't3' (first at line 10): agentv eval stops before running any test "
         "(each test must have a unique ID)")
+
+
+def test_a_byte_order_mark_inside_the_text_is_not_split() -> None:
+    """YAML reads a byte-order mark apart from the text around it: after the list, '\\ufeff0'
+    is a syntax error for the whole file, so the split (whose skeleton would not see it so)
+    must not be taken, with or without the document's cache (found by hypothesis)."""
+    from evalyaml.core.incremental import CaseCache
+    from evalyaml.core.options import Options
+    from evalyaml.formats import agentv
+
+    options = Options(today=date.fromisoformat(TODAY), root=str(EXAMPLES))
+    path = str(EXAMPLES / "agentv" / "evals" / "support.eval.yaml")
+    text = (EXAMPLES / "agentv" / "evals" / "support.eval.yaml").read_text("utf-8")
+    cache = CaseCache()
+    agentv.FORMAT.analyze(text, path, agentv.SUITE, options, cache=cache)
+    for edited in (text + "\ufeff0", text.replace("input: How", "input: \ufeffHow", 1)):
+        whole = agentv.FORMAT.analyze(edited, path, agentv.SUITE, options, whole=True)
+        assert _keys(agentv.FORMAT.analyze(edited, path, agentv.SUITE, options,
+                                           cache=cache)) == _keys(whole)
+    assert [f.code for f in agentv.FORMAT.analyze(text + "\ufeff0", path, agentv.SUITE, options,
+                                                  cache=cache).findings] == ["EY101"]

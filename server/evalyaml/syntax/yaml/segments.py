@@ -110,6 +110,8 @@ def split_dataset(text: str, key: str | None = "questions") -> DatasetSplit | No
         return None
     if any(_line_starts_with(text, marker) for marker in ("---", "...", "%")):
         return None
+    if "\ufeff" in text[1:]:
+        return None  # a byte-order mark inside the text: YAML reads it apart, so parse whole
     if key is None:
         first = _FIRST_ITEM.match(text)  # only blank and comment lines before the list
     else:
@@ -211,8 +213,8 @@ def split_after_edit(old: str, split: DatasetSplit, new: str) -> tuple[DatasetSp
     if not piece.startswith(" " * split.indent + "-") or \
             piece[split.indent + 1 : split.indent + 2] not in ("", " ", "\t", "\r", "\n"):
         return None
-    if "\r" in piece or may_have_anchors(piece) or item_start.search(piece) or \
-            end_of_list.search(piece):
+    if "\r" in piece or "\ufeff" in piece or may_have_anchors(piece) or \
+            item_start.search(piece) or end_of_list.search(piece):
         return None
     line_delta = new.count("\n", start, new_end) - old.count("\n", start, old_end)
     edited = Segment(segment.start, segment.end + delta, segment.line)
