@@ -228,10 +228,11 @@ def test_a_one_test_edit_of_a_cases_file_is_analysed_alone() -> None:
         "(each test must have a unique ID)")
 
 
-def test_a_byte_order_mark_inside_the_text_is_not_split() -> None:
-    """YAML reads a byte-order mark apart from the text around it: after the list, '\\ufeff0'
-    is a syntax error for the whole file, so the split (whose skeleton would not see it so)
-    must not be taken, with or without the document's cache (found by hypothesis)."""
+def test_what_reads_otherwise_without_the_list_is_not_split() -> None:
+    """After the list, '\\ufeff0' (YAML reads a byte-order mark apart) and a block scalar's
+    header '|' are syntax errors for the whole file, but not for its skeleton, where '|' would be
+    the `tests:` key's value: the split is not taken, with or without the document's cache
+    (both found by hypothesis)."""
     from evalyaml.core.incremental import CaseCache
     from evalyaml.core.options import Options
     from evalyaml.formats import agentv
@@ -241,7 +242,8 @@ def test_a_byte_order_mark_inside_the_text_is_not_split() -> None:
     text = (EXAMPLES / "agentv" / "evals" / "support.eval.yaml").read_text("utf-8")
     cache = CaseCache()
     agentv.FORMAT.analyze(text, path, agentv.SUITE, options, cache=cache)
-    for edited in (text + "\ufeff0", text.replace("input: How", "input: \ufeffHow", 1)):
+    for edited in (text + "\ufeff0", text.replace("input: How", "input: \ufeffHow", 1),
+                   text + "|", text + ">\n"):
         whole = agentv.FORMAT.analyze(edited, path, agentv.SUITE, options, whole=True)
         assert _keys(agentv.FORMAT.analyze(edited, path, agentv.SUITE, options,
                                            cache=cache)) == _keys(whole)
