@@ -37,8 +37,18 @@ _TASK_LIST = re.compile(r"^[\"']?task[\"']?[ \t]*:[ \t]*(?:\[|(?:#.*)?\r?\n(?:[ 
                         r"[ \t]*- )", re.MULTILINE)
 
 
+_LATER_KEY = re.compile(r"\n" + _TOP_KEY.pattern[1:], re.MULTILINE)
+"""`_TOP_KEY` after a line break: a pattern that starts with a literal is searched for at C
+speed, where a `^` one is tried at every character (0.6 ms over a dataset's first 64 KB, paid
+by every YAML file's detection)."""
+
+
 def top_keys(text: str) -> set[str]:
-    return {m.group(1) for m in _TOP_KEY.finditer(text, 0, _HEAD)}
+    first = _TOP_KEY.match(text, 0, _HEAD)
+    keys = {m.group(1) for m in _LATER_KEY.finditer(text, 0, _HEAD)}
+    if first is not None:
+        keys.add(first.group(1))
+    return keys
 
 
 def claim(text: str, path: str | None) -> Claim | None:
