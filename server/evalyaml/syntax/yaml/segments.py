@@ -110,7 +110,7 @@ def split_dataset(text: str, key: str | None = "questions") -> DatasetSplit | No
         return None
     if any(_line_starts_with(text, marker) for marker in ("---", "...", "%")):
         return None
-    if "\ufeff" in text[1:]:
+    if text.find("\ufeff", 1) != -1:  # no copy of a 6 MB text per keystroke
         return None  # a byte-order mark inside the text: YAML reads it apart, so parse whole
     if key is None:
         first = _FIRST_ITEM.match(text)  # only blank and comment lines before the list
