@@ -39,6 +39,9 @@ yaml-language-server comes from npm at bench time:
 present; skipped with a note when it is not); it runs on that Node 24 when present, else on the
 `node` on PATH. Run: `python bench/lsp_bench.py [--sizes 10 1000 10000]
 [--workloads clean heavy broken]`.
+`--opening` runs only the open-while-indexing scenario of issue #27 (`open_bench.py`: the
+heavy 10,000-case dataset opened `--open-delay` s after `initialized`, then closed and opened
+again; `--runs` fresh sessions per figure).
 `--evalyaml-path DIR` runs another checkout's `server/` folder (PYTHONPATH) as evalyaml, for
 before/after comparisons: `--label` names it in the table.
 """
@@ -776,6 +779,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-yls", action="store_true", help="evalyaml only")
     parser.add_argument("--pull", action="store_true",
                         help="evalyaml as a pull client (VS Code); yaml-language-server left out")
+    parser.add_argument("--opening", action="store_true",
+                        help="only the open-while-indexing scenario (open_bench.py)")
+    parser.add_argument("--runs", type=int, default=3, help="sessions per --opening figure")
+    parser.add_argument("--open-delay", type=float, default=0.3,
+                        help="--opening: seconds between `initialized` and `didOpen`")
     parser.add_argument("--evalyaml-path", type=Path, action="append", default=[],
                         help="a checkout's server/ folder to run as evalyaml (repeatable: "
                         "each is one more column, named by --label)")
@@ -793,6 +801,18 @@ def main(argv: list[str] | None = None) -> int:
             servers.append(yls)
     for line in versions(servers):
         print(line)
+    if args.opening:
+        from open_bench import run  # a sibling script: bench/ is sys.path[0]
+
+        with tempfile.TemporaryDirectory(prefix="lsp-bench-") as tmp:
+            report, missed = run(servers, Path(tmp), args.runs, args.open_delay)
+        print()
+        print(report)
+        load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+        print(f"medians of {args.runs} runs; load average {load}")
+        if missed:
+            print("targets missed: " + "; ".join(missed))
+        return 1 if missed else 0
     results: dict[str, dict[str, Result]] = {w: {} for w in args.workloads}
     with tempfile.TemporaryDirectory(prefix="lsp-bench-") as tmp:
         base = Path(tmp)

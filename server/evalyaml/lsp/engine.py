@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -45,6 +46,7 @@ from evalyaml.lsp.index import EditorWorkspace
 from evalyaml.lsp.indexing import IndexJob, ProgressSink, Snapshot
 from evalyaml.lsp.positions import Encoding, PositionMapper
 from evalyaml.lsp.publish import Fragments, LazyDiagnostics
+from evalyaml.lsp.reopen import ClosedDocuments
 from evalyaml.lsp.settings import Settings
 from evalyaml.lsp.texts import DiskTexts
 from evalyaml.parallel import CasePool
@@ -54,6 +56,7 @@ from evalyaml.workspace.suppress import finalise_file
 log = logging.getLogger(__name__)
 
 LARGE_TEXT = 1_000_000  # characters: after analysing more, keep the collector off the results
+WARM_DELAY = 1.0  # seconds from an adopted open to warming its case cache (`_warm_up`)
 
 
 def today_override() -> date | None:
@@ -140,14 +143,17 @@ class Engine:
         # Lowest priority: documents opened with the index's analysis (`_adopt`), whose case
         # cache is still empty; analysed again, quietly, so the first edit costs one case.
         self._warm: dict[str, None] = {}
+        self._warm_after = 0.0  # not before: a document closed at once is not warmed for nothing
         self._caches: dict[str, CaseCache] = {}
         self._fragments: dict[str, Fragments] = {}  # uri -> its last publish (open documents)
         self._analysed: dict[str, int] = {}  # uri -> Document.serial analysed
         self.analyses: dict[str, tuple[int, FileAnalysis | None]] = {}  # uri -> (serial, ...)
         self._open_paths: dict[Path, str] = {}  # normalised path -> uri of open documents
         self._disk = DiskTexts()
+        self._closed = ClosedDocuments()  # what closed documents left, for a re-open
         self._stopped = False
         self._busy = False
+        self._on_document = False  # analysing an open document (the indexer yields to it)
         self._thread = threading.Thread(target=self._run, name="evalyaml-engine", daemon=True)
         self._thread.start()
 
@@ -178,6 +184,15 @@ class Engine:
             return not (self._tasks or self._docs or self._paths or self._to_report
                         or self._warm or self._busy)
 
+    def documents_pending(self) -> bool:
+        """Whether open documents wait for an analysis or are being analysed (any thread)."""
+        with self._cond:
+            return bool(self._docs) or self._on_document
+
+    def open_paths(self) -> set[Path]:
+        """The normalised paths of the documents open in the editor (any thread)."""
+        return {normalize(doc.path) for doc in self.server.store.all() if doc.path is not None}
+
     def _report_one(self, path: Path) -> None:
         self._report_paths({path})
 
@@ -185,32 +200,33 @@ class Engine:
     def _run(self) -> None:
         while True:
             with self._cond:
-                while not (self._tasks or self._docs or self._paths or self._to_report
-                           or self._warm) and not self._stopped:
-                    self._busy = False
-                    self._cond.wait()
+                while not (self._tasks or self._docs or self._paths or self._to_report or (
+                        self._warm and time.monotonic() >= self._warm_after)) and not self._stopped:
+                    self._busy = self._on_document = False
+                    self._cond.wait(WARM_DELAY / 4 if self._warm else None)
                 if self._stopped:
                     return
                 self._busy = True
+                self._on_document = not self._tasks and bool(self._docs)
                 job: Callable[[], None]
                 if self._tasks:
                     job = self._tasks.pop(0)
                 elif self._docs:
                     uri = next(iter(self._docs))
                     forced = self._docs.pop(uri)
-                    job = _bind_doc(self._analyse_document, uri, forced)
+                    job = partial(self._analyse_document, uri, forced)
                 elif self._paths:
                     path = next(iter(self._paths))
                     del self._paths[path]
-                    job = _bind_path(self._refresh_path, path)
+                    job = partial(self._refresh_path, path)
                 elif self._to_report:
                     path = next(iter(self._to_report))
                     del self._to_report[path]
-                    job = _bind_path(self._report_one, path)
+                    job = partial(self._report_one, path)
                 else:
                     uri = next(iter(self._warm))
                     del self._warm[uri]
-                    job = _bind_doc(self._warm_up, uri, True)
+                    job = partial(self._warm_up, uri, True)
             try:
                 job()
             except Exception:  # a failing job must never stop the engine
@@ -249,14 +265,18 @@ class Engine:
                 if len(doc.text) > LARGE_TEXT:
                     gc.freeze()  # a large document's results are long-lived
 
-    def _adopt(self, uri: str, key: Path, doc: Document, cache: CaseCache) -> bool:
+    def _adopt(self, uri: str, key: Path, doc: Document, cache: CaseCache,
+               restored: bool) -> bool:
         """A document just opened whose text is what the index analysed from disk: take that
-        analysis (its findings are published at once) and warm the case cache later."""
-        if not self.ready or cache.used or uri in self._analysed or \
+        analysis (its findings are published at once) and warm the case cache later, unless
+        it is the cache this very text left when it was closed (`restored`)."""
+        if not self.ready or (cache.used and not restored) or uri in self._analysed or \
                 not self.workspace.open_unchanged(key, doc.text):
             return False
-        with self._cond:
-            self._warm[uri] = None
+        if not cache.used:
+            with self._cond:
+                self._warm[uri] = None
+                self._warm_after = time.monotonic() + WARM_DELAY
         return True
 
     def _warm_up(self, uri: str, forced: bool) -> None:
@@ -272,6 +292,13 @@ class Engine:
         started = time.perf_counter()
         if len(doc.text) > LARGE_TEXT:
             self.case_pool.start()  # for this document's next full analysis, if not this one
+        restored = False
+        if uri not in self._caches and uri not in self._analysed:  # just opened
+            kept = self._closed.take(uri, doc.text)
+            if kept is not None:
+                self._caches[uri] = kept.cache or CaseCache()
+                self._fragments[uri] = kept.fragments
+                restored = True
         cache = self._caches.setdefault(uri, CaseCache())
         changed: set[Path] = set()
         analysis: FileAnalysis | None
@@ -281,7 +308,7 @@ class Engine:
         else:
             key = normalize(doc.path)
             self._open_paths[key] = uri
-            if self._adopt(uri, key, doc, cache):
+            if self._adopt(uri, key, doc, cache, restored):
                 changed = set()
             else:
                 changed = self.workspace.set_text(key, doc.text, cache)
@@ -303,10 +330,12 @@ class Engine:
         changed = self.workspace.refresh(path)
         self._report_paths(changed | {path})
 
-    def closed(self, uri: str, path: Path | None) -> None:
-        """The editor closed a document: the disk copy takes over (engine thread)."""
-        self._caches.pop(uri, None)
-        self._fragments.pop(uri, None)
+    def closed(self, uri: str, path: Path | None, doc: Document | None = None) -> None:
+        """The editor closed a document: the disk copy takes over, and what its last analysis
+        left is kept for a re-open (`reopen`; engine thread)."""
+        cache, fragments = self._caches.pop(uri, None), self._fragments.pop(uri, None)
+        if doc is not None and self._analysed.get(uri) == doc.serial:
+            self._closed.keep(uri, doc.text, cache, fragments)
         with self._cond:
             self._warm.pop(uri, None)
         self._analysed.pop(uri, None)
@@ -338,7 +367,7 @@ class Engine:
         mapper = doc.mapper(encoding) if doc is not None else (
             self.mapper_for(path) if path is not None else PositionMapper("", encoding))
         related = self.server.related_support
-        fragments = self._fragments.get(uri) if doc is not None else None
+        fragments = self._fragments.get(uri) if doc is not None else self._closed.fragments(uri)
         if fragments is None:
             fragments = Fragments()
             if doc is not None:
@@ -409,18 +438,26 @@ class Engine:
         """Make a complete index the live one, unless a newer one is on its way (engine thread)."""
         if job.generation != self.generation:
             return  # settings changed again while indexing: a newer index is on its way
-        before = set(self.workspace.reported_files())
+        interim, first = self.workspace, not self.ready  # the open documents' own index
+        before = set(interim.reported_files())
         self.settings = job.settings
         self.workspace = workspace
         self.ready = True
+        for path in workspace.skipped - self.open_paths():
+            workspace.refresh(path)  # left out as open, closed since: read it now
         for path, uri in list(self._open_paths.items()):
             doc = self.server.store.get(uri)
             if doc is None:
                 continue
-            if workspace.is_open(path) and self.analyses.get(uri, (None, None))[0] == \
-                    doc.serial and workspace.analysis(path) is self.analyses[uri][1]:
+            serial, analysis = self.analyses.get(uri, (None, None))
+            if serial == doc.serial and workspace.is_open(path) and \
+                    workspace.analysis(path) is analysis:
                 continue  # adopted at this very version
-            workspace.set_text(path, doc.text, self._caches.setdefault(uri, CaseCache()))
+            if first and serial == doc.serial and analysis is not None and \
+                    interim.options(path) == workspace.options(path):
+                workspace.adopt(path, doc.text, analysis)  # opened while indexing
+            else:
+                workspace.set_text(path, doc.text, self._caches.setdefault(uri, CaseCache()))
             self._analysed[uri] = doc.serial
             self.analyses[uri] = (doc.serial, workspace.analysis(path))
         for doc in self.server.store.all():
@@ -461,12 +498,3 @@ def _order(finding: Finding) -> tuple[int, int, int, int, str, str]:
     `workspace.index.sort_unique`)."""
     start, end = finding.span.start, finding.span.end
     return start.line, start.character, end.line, end.character, finding.code, finding.message
-
-
-def _bind_doc(fn: Callable[[str, bool], None], uri: str, forced: bool) -> Callable[[], None]:
-    return lambda: fn(uri, forced)
-
-
-def _bind_path(fn: Callable[[Path], None], path: Path) -> Callable[[], None]:
-    return lambda: fn(path)
-

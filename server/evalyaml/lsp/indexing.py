@@ -25,6 +25,7 @@ from evalyaml.core.options import Options
 from evalyaml.lsp.index import EditorWorkspace, index_workers
 from evalyaml.lsp.settings import Settings
 from evalyaml.parallel import CasePool
+from evalyaml.workspace.loading import Pause
 
 log = logging.getLogger("evalyaml.lsp.engine")  # the engine's log, as it always was
 
@@ -57,9 +58,31 @@ class IndexerHost(Protocol):
     @property
     def case_pool(self) -> CasePool: ...
     def idle(self) -> bool: ...
+    def documents_pending(self) -> bool: ...
+    def open_paths(self) -> set[Path]: ...
     def task(self, job: Callable[[], None]) -> None: ...
     def open_snapshot(self) -> Snapshot: ...
     def install(self, job: IndexJob, workspace: EditorWorkspace) -> None: ...
+
+
+OPEN_GRACE = 0.6
+"""Seconds from the start of an index before it reads a large file: an editor restoring its
+tabs opens them right after `initialized`, and a large file is likely one of them."""
+
+
+def yielding(engine: IndexerHost, started: float) -> Pause:
+    """The index's pause between chunks of files (`loading.load_yielding`): wait while open
+    documents are queued or analysed, so that they are published before the index is
+    complete; before a large file, until `OPEN_GRACE` too. Returns the paths open then, which
+    the index leaves to the editor's analysis (`Engine.install` takes it)."""
+    def pause(large_next: bool) -> set[Path]:
+        deadline = time.monotonic() + 30
+        grace = started + OPEN_GRACE if large_next else 0.0
+        while time.monotonic() < deadline and (
+                engine.documents_pending() or time.monotonic() < grace):
+            time.sleep(0.01)
+        return engine.open_paths()
+    return pause
 
 
 def start(engine: IndexerHost, job: IndexJob,
@@ -73,6 +96,7 @@ def start(engine: IndexerHost, job: IndexJob,
 def _index(engine: IndexerHost, job: IndexJob,
            progress_reporter: Callable[[str], ProgressSink]) -> None:
     progress = progress_reporter("Indexing eval files")
+    begun = time.monotonic()
     try:
         # Open documents first: give the engine the processor until the documents the
         # client opened with the workspace are analysed and published.
@@ -99,7 +123,7 @@ def _index(engine: IndexerHost, job: IndexJob,
                 workspace.adopt(path, text, analysis)  # not read or analysed again
                 count += 1
         log.debug("adopted %d open documents", count)
-        workspace.index_all(progress=progress.report)
+        workspace.index_all(progress=progress.report, pause=yielding(engine, begun))
         log.info("indexed %d files in %.2f s", len(workspace.paths()),
                  time.perf_counter() - started)
     except Exception:

@@ -12,7 +12,6 @@ thread calls `set_text`; an editor buffer always wins over the disk copy.
 
 from __future__ import annotations
 
-import gc
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date
@@ -24,10 +23,11 @@ from evalyaml.core.kinds import Kind
 from evalyaml.core.model import Definition, FileAnalysis, Reference
 from evalyaml.core.options import Options
 from evalyaml.dispatch import analyze_text
+from evalyaml.workspace import loading
 from evalyaml.workspace.adoption import Adoption, adoptions, first_existing
 from evalyaml.workspace.crossfile import cross_findings
 from evalyaml.workspace.discovery import discover, in_scope
-from evalyaml.workspace.loading import Entry, Job, digest_of, entry_of, load, load_all, unreadable
+from evalyaml.workspace.loading import Entry, Job, Pause, digest_of, entry_of, load, unreadable
 from evalyaml.workspace.resolve import Resolution
 from evalyaml.workspace.roots import Overrides, Roots, WorkspaceRoot, discover_all, normalize
 from evalyaml.workspace.suppress import finalise_file
@@ -49,18 +49,12 @@ class Workspace:
     processes when a file is analysed in this process (`evalyaml.parallel.case_mapper()`).
     """
 
-    def __init__(
-        self, roots: Sequence[Path], *,
-        options_for: Callable[[Path], Options] | None = None,
-        today: date | None = None,
-        strict: bool | None = None,
-        freshness_days: int | None = None,
-        globs: Mapping[str, object] | None = None,
-        include_paths: Sequence[Path] = (),
-        force_kind: Kind | None = None,
-        workers: int | None = None,
-        mapper: CaseMapper | None = None,
-    ) -> None:
+    def __init__(self, roots: Sequence[Path], *,
+                 options_for: Callable[[Path], Options] | None = None,
+                 today: date | None = None, strict: bool | None = None,
+                 freshness_days: int | None = None, globs: Mapping[str, object] | None = None,
+                 include_paths: Sequence[Path] = (), force_kind: Kind | None = None,
+                 workers: int | None = None, mapper: CaseMapper | None = None) -> None:
         self._workers = workers
         self._mapper = mapper
         self._lock = threading.RLock()
@@ -73,6 +67,7 @@ class Workspace:
         self.symbols = Symbols()
         self._adoption = Adoption()
         self.stats_cross_computed = 0  # how many files had their cross-file findings computed
+        self.skipped: set[Path] = set()  # left out of the last index as open (`load_yielding`)
 
     # ----------------------------------------------------------------- configuration (`Roots`)
     @property
@@ -140,8 +135,9 @@ class Workspace:
                                 forced_kind=self._forced_kind(key), mapper=self._mapper)
         return Entry(analysis, text=text)
 
-    def index_all(self, progress: Progress | None = None) -> None:
-        """Discover and analyse every file (a cold index, or a full re-index).
+    def index_all(self, progress: Progress | None = None, pause: Pause | None = None) -> None:
+        """Discover and analyse every file (a cold index, or a full re-index). With `pause`,
+        files open in the editor meanwhile are left out (`skipped`: see `load_yielding`).
 
         Files are analysed outside the lock, so an editor thread is never blocked for long;
         open editor buffers are kept as they are. The cyclic garbage collector is paused while
@@ -162,14 +158,9 @@ class Workspace:
             if progress is not None:
                 progress(done, total)
 
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            results = load_all(jobs, workers=self._workers, progress=advance,
-                               mapper=self._mapper)
-        finally:
-            if collecting:
-                gc.enable()
+        with loading.collector_paused():
+            results, self.skipped = loading.load_yielding(jobs, pause, workers=self._workers,
+                                                          progress=advance, mapper=self._mapper)
         loaded = {result.path: entry_of(result) for result in results}
         with self._lock:
             for folder, reason in found.broken.items():
@@ -200,9 +191,14 @@ class Workspace:
 
     def adopt(self, path: Path, text: str, analysis: FileAnalysis | None) -> set[Path]:
         """An open buffer's text and its analysis, already computed: the index takes them as
-        they are (and skips the file when indexing), instead of analysing it again."""
+        they are (and skips the file when indexing), instead of analysing it again; unless
+        another file adopts it as a kind the analysis was not made as."""
+        key = normalize(path)
         with self._lock:
-            return self._replace(normalize(path), Entry(analysis, text=text))
+            forced = self._forced_kind(key)
+            return self._replace(key, Entry(analysis, text=text) if forced is None or (
+                analysis is not None and analysis.kind == forced) else
+                self._analyse_text(key, text, None))
 
     def open_unchanged(self, path: Path, text: str) -> bool:
         """An editor buffer that holds exactly the disk text the index analysed: the file is
@@ -264,13 +260,17 @@ class Workspace:
         return touched
 
     def close(self, path: Path) -> set[Path]:
-        """The editor closed the file: go back to the disk copy, or drop a file the workspace
-        would not have found on its own."""
+        """The editor closed the file: go back to the disk copy (the buffer's analysis, when the
+        disk holds that very text), or drop a file the workspace would not have found."""
         key = normalize(path)
         with self._lock:
             current = self._files.get(key)
             if current is not None and current.text is not None:
-                current.text = None  # no longer authoritative; `refresh` may now replace it
+                text, current.text = current.text, None  # `refresh` may now replace it
+                if current.analysis is not None and self._wanted(key) and \
+                        (digest := loading.disk_holds(key, text, self.options(key))) is not None:
+                    current.digest = digest  # the disk holds the text analysed: keep it all
+                    return set()
         return self.refresh(key)
 
     def remove(self, path: Path) -> set[Path]:

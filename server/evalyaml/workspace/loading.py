@@ -9,12 +9,13 @@ this process; if workers cannot be started at all, everything falls back to this
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import hashlib
 import os
 import stat
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -35,6 +36,15 @@ if TYPE_CHECKING:
 # Below this many files, starting worker processes costs more than it saves.
 PARALLEL_THRESHOLD = 400
 _BATCH = 64
+LARGE_FILE = 1_000_000
+"""Bytes: a file this large (about 1,500 cases) is analysed on its own, last (`load_yielding`)."""
+_CHUNK_FILES = 8
+_CHUNK_BYTES = 200_000
+
+Pause = Callable[[bool], Collection[Path]]
+"""Called by a yielding index between chunks of files (True: a large file is next): returns
+once the documents open in the editor have had the processor, with the paths open at that
+moment (normalised)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,3 +190,89 @@ def _parallel(jobs: Sequence[Job], count: int, progress: Callable[[int], None] |
             if progress is not None:
                 progress(len(batch))
     return out
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while a cold index analyses: it would otherwise rescan
+    the growing index over and over (DESIGN §4)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _size(job: Job) -> int:
+    try:
+        return job.path.stat().st_size
+    except OSError:
+        return 0
+
+
+def load_yielding(jobs: Sequence[Job], pause: Pause | None, *, workers: int | None,
+                  progress: Callable[[int], None] | None = None,
+                  mapper: CaseMapper | None = None) -> tuple[list[Loaded], set[Path]]:
+    """`load_all` for the language server's cold index, which must not delay the documents the
+    editor opens meanwhile (issue #27): files are read in small chunks, smallest first, and
+    `pause` runs before each chunk, so an open document is analysed between two chunks instead
+    of after the whole index. A file open in the editor is not read at all: its buffer's
+    analysis is the one the index takes. Large files come last and one at a time: they are the
+    ones an editor restoring its tabs is about to open. Many files still go to `workers`
+    processes (the large ones kept back). Returns the results and the paths skipped as open.
+    Without `pause`, this is `load_all` (the CLI, a re-index).
+    """
+    if pause is None:
+        return load_all(jobs, workers=workers, progress=progress, mapper=mapper), set()
+    workers = workers or default_workers(len(jobs))
+    sized = sorted(((_size(job), job) for job in jobs), key=lambda pair: pair[0])
+    small = [job for size, job in sized if size < LARGE_FILE]
+    large = [job for size, job in sized if size >= LARGE_FILE]
+    skipped: set[Path] = set()
+    out: list[Loaded] = []
+
+    def drop_open(pending: list[Job], large_next: bool = False) -> list[Job]:
+        opened = pause(large_next)
+        kept = [job for job in pending if job.path not in opened]
+        if len(kept) < len(pending):
+            skipped.update(job.path for job in pending if job.path in opened)
+            if progress is not None:
+                progress(len(pending) - len(kept))
+        return kept
+
+    small = drop_open(small)
+    if workers > 1 and len(small) >= PARALLEL_THRESHOLD:
+        out += load_all(small, workers=workers, progress=progress)
+        small = []
+    while small:
+        chunk: list[Job] = []
+        total = 0
+        while small and len(chunk) < _CHUNK_FILES and total < _CHUNK_BYTES:
+            job = small.pop(0)
+            chunk.append(job)
+            total += _size(job)
+        out += load_all(chunk, workers=1, progress=progress, mapper=mapper)
+        small = drop_open(small)
+    while large:
+        large = drop_open(large, True)
+        if large:
+            out += load_all([large.pop(0)], workers=1, progress=progress, mapper=mapper)
+    return out, skipped
+
+
+def disk_holds(path: Path, text: str, options: Options) -> bytes | None:
+    """`digest_of(text)` when the file holds `text` as `load` would analyse it (a regular
+    file within the size limit, decoded to that very text), else None."""
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode) or info.st_size > options.max_file_bytes:
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if len(data) > options.max_file_bytes:
+        return None
+    found, problem = decode(data)
+    return digest_of(text) if problem is None and found == text else None

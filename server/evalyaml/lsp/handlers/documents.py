@@ -31,4 +31,4 @@ def did_close(ls: EvalServer, params: types.DidCloseTextDocumentParams) -> None:
     engine = ls.engine
     if doc is not None and engine is not None:
         path = doc.path
-        engine.task(lambda: engine.closed(uri, path))
+        engine.task(lambda: engine.closed(uri, path, doc))
