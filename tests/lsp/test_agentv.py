@@ -41,6 +41,21 @@ async def test_completion_of_variables_in_the_prompt(session: Session) -> None:
     session.close(uri)
 
 
+async def test_completion_in_a_prompt_before_the_engine_reaches_it(session: Session) -> None:
+    """A request right after `didOpen` may come before the prompt's analysis (here the engine
+    is busy with a large dataset opened just before): the index's kind for the file answers."""
+    cases = "".join(f"  - id: q{i}\n    input: question {i}\n" for i in range(4000))
+    big = session.open("agentv/evals/big.yaml", "#! kind: dataset\nquestions:\n" + cases)
+    uri = session.open(PROMPT, "Grade {{ ou\n")
+    result = await session.client.text_document_completion_async(
+        types.CompletionParams(doc(uri), session.pos(uri, 0, 11)))
+    assert result is not None
+    items = result.items if isinstance(result, types.CompletionList) else result
+    assert [i.label for i in items][:3] == ["input", "output", "expected_output"]
+    session.close(uri)
+    session.close(big)
+
+
 async def test_completion_of_grader_types_in_the_suite(session: Session) -> None:
     uri = session.open("agentv/evals/new.eval.yaml",
                        "tests:\n  - id: t1\n    input: hi\n    assertions:\n      - type: ll\n")

@@ -44,8 +44,14 @@ async def on_hover(ls: EvalServer, params: types.HoverParams) -> types.Hover | N
 
 
 def _kind_of(ls: EvalServer, doc: Document) -> Kind | None:
+    """The kind of the buffer's last analysis; for a document the engine has not analysed yet
+    (a request right after `didOpen`, while it works on another file), the kind the index gave
+    the file on disk: a grader prompt is a prompt only because a suite names it."""
     assert ls.engine is not None
     analysed = ls.engine.analyses.get(doc.uri)
+    if analysed is None and doc.path is not None:
+        indexed = ls.engine.workspace.analysis(doc.path)
+        return file_kind(doc, indexed.kind if indexed is not None else None)
     kind = analysed[1].kind if analysed and analysed[1] is not None else None
     return file_kind(doc, kind)
 
