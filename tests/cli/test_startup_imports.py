@@ -74,6 +74,26 @@ def test_checking_one_padosoft_file_imports_no_other_format_rules(tmp_path: Path
     assert not {m for m in after if m.split(".")[0] in ("jsonschema", "pygls", "lsprotocol")}
 
 
+def test_simple_block_yaml_is_read_without_ruamel(tmp_path: Path) -> None:
+    """The fast path reads it and tags its scalars from our own table (`syntax/yaml/tags.py`);
+    ruamel.yaml, 15-25 ms to import, loads only for a text outside the fast path's subset."""
+    for rel in ("padosoft/eval/golden/support_faq.yml", "datasets/support_faq.yaml"):
+        root = tmp_path / rel.split("/")[0]
+        _, after, _ = _check(_workspace(root, rel))
+        assert not {m for m in after if m.split(".")[0] == "ruamel"}, rel
+        assert "evalyaml.syntax.yaml.compose" not in after, rel
+
+
+def test_a_yaml_syntax_error_still_loads_ruamel_and_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "datasets").mkdir()
+    (tmp_path / "datasets" / "d.yaml").write_text(
+        "questions:\n  - id: a\n    input: [hello\n", encoding="utf-8")
+    _, after, report = _check(tmp_path)
+    assert report.splitlines()[0].startswith("datasets/d.yaml:3:12: error EY101 YAML syntax "
+                                             "error: this [ list ] is not closed")
+    assert "ruamel.yaml" in after
+
+
 def test_a_valid_contract_dataset_is_checked_without_jsonschema(tmp_path: Path) -> None:
     """Its cases and its root pass the compiled prechecks (`core/precheck.py`); jsonschema,
     about 60 ms to import, loads only for a value a precheck cannot vouch for."""

@@ -11,8 +11,9 @@ The contract is strict: for every text it accepts, the tree equals the one the r
 builds (classes, tags, offsets after the converter's adjustments, text, style, flow, order). It
 never reports anything: whatever is outside the subset, or could need a finding (syntax errors,
 duplicate keys, tags, anchors, nesting past the depth guard, ...), or that it is not certain
-of, returns None and the ruamel path decides. Plain scalars are tagged by the resolver the C
-composer uses (`resolver.FastResolver`), so tags agree by construction.
+of, returns None and the ruamel path decides. Plain scalars are tagged by the table the ruamel
+composers resolve with (`tags.plain_tag`, through `resolver.FastResolver`), so tags agree by
+construction, and a file this path accepts never imports ruamel.
 `tests/core/test_fastparse.py` holds it to this on generated, real and truncated texts.
 
 The subset (anything else returns None):
@@ -33,24 +34,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
-
 from evalyaml.syntax.parsed import MAX_DEPTH
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
-from evalyaml.syntax.yaml.resolver import MAYBE_NOT_STR, FastResolver
+from evalyaml.syntax.yaml.tags import MAP, MAYBE_NOT_STR, NULL, SEQ, STR, plain_tag
 
-_RESOLVER = FastResolver()
-
-
-def _tag_text(tag: Any) -> str:
-    """A resolved tag as `_Converter` writes it."""
-    suffix = tag.suffix
-    return suffix if tag.handle is None and isinstance(suffix, str) else str(tag)
-
-
-_STR = _tag_text(_RESOLVER.resolve(ScalarNode, "x", (False, True)))  # quoted and block scalars
-_MAP = _tag_text(_RESOLVER.resolve(MappingNode, None, True))
-_SEQ = _tag_text(_RESOLVER.resolve(SequenceNode, None, True))
+_STR = STR  # quoted and block scalars
+_MAP = MAP
+_SEQ = SEQ
 
 _TAG_CACHE_SIZE = 4096
 _plain_tags: dict[str, str] = {}
@@ -64,11 +54,11 @@ def _resolve_plain(value: str) -> str:
     if tag is None:
         if len(_plain_tags) >= _TAG_CACHE_SIZE:
             _plain_tags.clear()
-        tag = _plain_tags[value] = _tag_text(_RESOLVER.resolve(ScalarNode, value, (True, False)))
+        tag = _plain_tags[value] = plain_tag(value)
     return tag
 
 
-_NULL = _resolve_plain("")
+_NULL = NULL
 
 # Characters outside the subset send the text to ruamel: libyaml refuses control characters;
 # tab, CR and BOM change indentation, line or offset rules; `parse_text` masks NEL/LS/PS;

@@ -1,9 +1,9 @@
-"""How plain YAML scalars get their tags, and how deep YAML may nest: shared by both parsers.
+"""The resolver ruamel's composers (C and pure) tag nodes with: our YAML 1.2 table (`tags.py`).
 
 `parse.py` (ruamel's composer) and `fastparse.py` (the pure-Python fast path) must agree node for
-node, tags and limits included. They agree by construction because both take the resolver and
-the depth limit from here; this module imports neither of them, so neither imports the other
-for it.
+node, tags included. They agree by construction because both take plain scalars' tags from
+`tags.plain_tag`; the fast path reads it directly and never imports ruamel, the composers go
+through this class.
 """
 
 from __future__ import annotations
@@ -14,24 +14,26 @@ from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.resolver import Resolver
 from ruamel.yaml.tag import Tag
 
-MAYBE_NOT_STR = frozenset("0123456789+-.~nNtTfFyYoO<=")
-"""First characters of a plain scalar that may resolve to something other than a string: a
-number, a boolean, a null, a timestamp or a special float. Anything else is a string: no regexes."""
+from evalyaml.syntax.yaml.tags import MAYBE_NOT_STR, STR, plain_tag
 
 
 class FastResolver(Resolver):
-    """The YAML 1.2 resolver, skipping its regex loop for plain scalars that must be strings.
+    """The YAML 1.2 resolver, answering plain scalars from `tags.plain_tag` (no regex for those
+    that must be strings).
 
     It answers with shared `Tag` objects, as ruamel's own defaults are: a node given a string
     builds a new `Tag` for itself, which costs as much as the rest of the node.
     """
 
-    _tags: ClassVar[dict[str, Tag]] = {}
+    _tags: ClassVar[dict[str, Tag]] = {STR: Resolver.DEFAULT_SCALAR_TAG}
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
-        if kind is ScalarNode and implicit[0] and value and value[0] not in MAYBE_NOT_STR:
-            return self.DEFAULT_SCALAR_TAG
-        tag = super().resolve(kind, value, implicit)
-        if isinstance(tag, Tag) and tag.handle is None and isinstance(tag.suffix, str):
-            return self._tags.setdefault(tag.suffix, tag)
-        return tag
+        if kind is ScalarNode and implicit[0]:
+            if value and value[0] not in MAYBE_NOT_STR:
+                return self.DEFAULT_SCALAR_TAG
+            suffix = plain_tag(value)
+            tag = self._tags.get(suffix)
+            if tag is None:
+                tag = self._tags[suffix] = Tag(suffix=suffix)
+            return tag
+        return super().resolve(kind, value, implicit)
