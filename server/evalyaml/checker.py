@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import date
 from pathlib import Path
 
@@ -21,6 +21,7 @@ from evalyaml.core.kinds import Kind
 from evalyaml.core.model import FileAnalysis
 from evalyaml.formats import format_of
 from evalyaml.parallel import case_mapper
+from evalyaml.syntax.record import mutable_record
 from evalyaml.workspace.index import Workspace, normalize
 from evalyaml.workspace.suppress import finalise_file
 
@@ -31,13 +32,13 @@ class CheckError(Exception):
     """A usage or I/O problem that stops the check (exit code 2)."""
 
 
-@dataclass(slots=True)
+@mutable_record
 class FileReport:
     path: Path
     findings: list[Finding]
 
 
-@dataclass(slots=True)
+@mutable_record
 class CheckResult:
     reports: list[FileReport] = field(default_factory=list)
     files_checked: int = 0

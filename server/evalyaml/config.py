@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from datetime import date
 from pathlib import Path
 from typing import Any, cast
@@ -20,6 +20,7 @@ from evalyaml.core.options import Options
 from evalyaml.core.rules import Rules, parse_rules
 from evalyaml.core.suggest import did_you_mean
 from evalyaml.formats import SUFFIXES
+from evalyaml.syntax.record import record
 from evalyaml.syntax.text import LineIndex, Span
 
 CONFIG_FILE = "evalyaml.toml"
@@ -50,7 +51,7 @@ _RULE_KEYS = frozenset({"select", "ignore", "extend-select", "extend-ignore", "p
                         "severity"})
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Config:
     root: Path
     source: Path | None = None  # the file it came from, None for defaults

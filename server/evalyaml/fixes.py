@@ -17,12 +17,13 @@ fix (did-you-mean renames, "change to" a near value) changes what the file means
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from evalyaml.checker import CheckResult
 from evalyaml.core.findings import Finding, Fix, FixSafety, TextEdit
 from evalyaml.syntax.decode import decode
+from evalyaml.syntax.record import mutable_record
 from evalyaml.syntax.text import LineIndex
 from evalyaml.workspace.index import Workspace
 
@@ -53,7 +54,7 @@ def chosen_fix(finding: Finding, *, unsafe: bool) -> Fix | None:
     return None
 
 
-@dataclass(slots=True)
+@mutable_record
 class Fixed:
     """The text of each changed file before and after, and how many fixes went in."""
 

@@ -19,13 +19,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 # Lower layers may not import higher ones. A layer is a top-level package or module, or the
-# group a module belongs to in GROUPS: positions and the shared tree import nothing; the
+# group a module belongs to in GROUPS: positions, the shared tree and the record decorator
+# (`syntax/record.py`, the dataclasses of every layer) import nothing; the
 # vocabulary every layer reports in (a finding, its code, a did-you-mean) imports only them;
 # then the readers (`syntax`: YAML, JSON, JSONL, recovery), the core (kinds, symbols, schemas,
 # the per-document cache), the formats, and the layers that use them.
 GROUPS = {
     "syntax.text": "positions",
     "syntax.tree": "positions",
+    "syntax.record": "positions",
     "core.codes": "vocabulary",
     "core.findings": "vocabulary",
     "core.suggest": "vocabulary",

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from enum import Enum, IntEnum
+
+from evalyaml.syntax.record import record
 
 DOCS_URL = "https://github.com/evalyaml/evalyaml/blob/main/docs/diagnostics.md"
 
@@ -77,7 +78,7 @@ class Scope(Enum):
     VALUE = "value"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Recovery:
     """A code's behaviour beside a hole: its `scope`, refined by what its messages say.
 
@@ -160,7 +161,7 @@ CODE_PATTERN = re.compile(r"EY(?:[1-9]\d\d|[A-Z]{2}\d{3})")
 tag and three digits."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Code:
     code: str
     name: str

@@ -7,14 +7,15 @@ future `--fix` in the CLI apply exactly the same change.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum
 
 from evalyaml.core.codes import Severity, severity_of
+from evalyaml.syntax.record import record
 from evalyaml.syntax.text import Span
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TextEdit:
     span: Span
     new_text: str
@@ -34,7 +35,7 @@ class FixSafety(Enum):
     NEVER = "never"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Fix:
     title: str
     edits: tuple[TextEdit, ...]
@@ -42,7 +43,7 @@ class Fix:
     safety: FixSafety = FixSafety.BY_TITLE
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Related:
     """Another place that explains a finding; `path` is None for the same file."""
 
@@ -51,7 +52,7 @@ class Related:
     message: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Finding:
     code: str
     message: str

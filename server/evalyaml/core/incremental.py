@@ -14,19 +14,19 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TypeVar, cast
 
 from evalyaml.core.findings import Finding, Fix, Related, TextEdit
 from evalyaml.core.model import CaseSummary, Reference
 from evalyaml.core.options import Options
+from evalyaml.syntax.record import record
 from evalyaml.syntax.text import LineIndex, Position, Span
 from evalyaml.syntax.yaml.segments import DatasetSplit, split_after_edit, split_dataset
 
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CaseResult:
     """One case's analysis, with lines relative to the case's own text."""
 
@@ -42,7 +42,7 @@ class CaseResult:
                             self.id_span)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlacedCase:
     """A case's result moved to its line in the file."""
 
@@ -180,7 +180,7 @@ class CaseCache:
             self._placed = {k: v for k, v in self._placed.items() if k in live}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Root:
     """The findings of a dataset's skeleton (everything around its cases) and what they were
     computed for."""
@@ -232,7 +232,7 @@ def _move_below(findings: tuple[Finding, ...], first_line: int, region_lines: in
     return tuple(out)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _LastAnalysis:
     text: str
     split: DatasetSplit
@@ -240,7 +240,7 @@ class _LastAnalysis:
     cases: list[tuple[CaseResult, PlacedCase]] | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Edit:
     """The new text differs from `last.text` inside case `index` only."""
 

@@ -19,11 +19,11 @@ is recovered over the whole text, as before.
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 from evalyaml.core.findings import Finding
 from evalyaml.core.options import Options
+from evalyaml.syntax.record import mutable_record, record
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.yaml.segments import DatasetSplit, split_after_edit, split_dataset
 
@@ -32,7 +32,7 @@ R = TypeVar("R")  # what the format keeps about the skeleton
 P_co = TypeVar("P_co", covariant=True)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Item(Generic[P]):
     """One item's findings and facts: relative to the item's first line, or placed in the file."""
 
@@ -40,7 +40,7 @@ class Item(Generic[P]):
     facts: P
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Analysed(Generic[R, P]):
     """The placed results of one text: the skeleton's, then each item's in file order."""
 
@@ -115,7 +115,7 @@ class ItemState:
             self._placed = {k: v for k, v in self._placed.items() if k in live}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Last:
     text: str
     split: DatasetSplit
@@ -166,7 +166,7 @@ def _split(text: str, key: str | None, okey: str, state: ItemState
     return split_dataset(text, key), None
 
 
-@dataclass(slots=True)
+@mutable_record
 class _Run(Generic[R, P]):
     """One analysis: the format's rules, the options and what the items' results are keyed by."""
 

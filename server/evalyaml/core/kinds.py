@@ -7,8 +7,9 @@ Which kind a contract file is lives in `formats/contract/detect.py`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import Enum
+
+from evalyaml.syntax.record import record
 
 
 class FileKind(Enum):
@@ -88,7 +89,7 @@ _PLAIN_RULE = ("use letters, digits and . _ - / @ + (nothing that would need quo
                "escaping in JSON)")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FormatKind:
     """A kind of file of a format other than the core contract (`evalyaml.formats`).
 

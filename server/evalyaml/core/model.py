@@ -5,15 +5,16 @@ server reads them for symbols, hover and navigation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import date
 
 from evalyaml.core.findings import Finding
 from evalyaml.core.kinds import FormatKind, Kind
+from evalyaml.syntax.record import mutable_record, record
 from evalyaml.syntax.text import Span
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Pin:
     """The `@...` part of a reference: MAJOR, MAJOR.MINOR or a full semantic version."""
 
@@ -31,7 +32,7 @@ class Pin:
         return self.patch is not None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Reference:
     """`rubric/<id>@<pin>` or `judge/<id>@<pin>` as written at one place in a file."""
 
@@ -54,7 +55,7 @@ class Reference:
                          self.owner, self.id, self.pin)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CheckSummary:
     kind: str
     id: str | None
@@ -62,7 +63,7 @@ class CheckSummary:
     description: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Definition:
     """A rubric or judge: identity from content (`id`, `version`), never from the file name."""
 
@@ -95,7 +96,7 @@ class Definition:
         return f"{self.kind.value}/{self.id}@{self.version}"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CaseSummary:
     id: str | None
     span: Span  # the whole case
@@ -121,7 +122,7 @@ class CaseSummary:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FileRef:
     """A file this one names by path, at `span`: `candidates` are absolute paths in the order the
     format's tool searches them (the first that exists, inside the workspace roots, is the
@@ -137,7 +138,7 @@ class FileRef:
     glob: bool = False
 
 
-@dataclass(slots=True)
+@mutable_record
 class FileAnalysis:
     path: str | None
     kind: Kind | None  # None: not an eval file of ours, left alone

@@ -5,12 +5,14 @@ The clock is a plain `today` value so tests are deterministic and the CLI and se
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import date
 from typing import Any
 
+from evalyaml.syntax.record import record
 
-@dataclass(frozen=True, slots=True)
+
+@record
 class Options:
     strict: bool = False
     freshness_days: int = 90

@@ -5,9 +5,9 @@ into findings of its own codes (the contract: `formats/contract/schema_report.py
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
+from evalyaml.syntax.record import mutable_record
 from evalyaml.syntax.tree import Mapping, Node, Sequence
 
 Path = tuple[str | int, ...]
@@ -46,7 +46,7 @@ def path_text(path: Path) -> str:
     return out or "the document"
 
 
-@dataclass(slots=True)
+@mutable_record
 class Located:
     """A node found by path, with the key that owns it (None for list items and the root)."""
 

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import IntEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
+
+from evalyaml.syntax.record import record
 
 if TYPE_CHECKING:
     from evalyaml.core.codes import Code
@@ -45,14 +47,14 @@ class Tier(IntEnum):
     DIRECTIVE = 3  # the file says so: `schema_version`, `$schema`, a modeline
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Claim:
     kind: Kind
     tier: Tier
     why: str  # for people reading a claim in a test or a debugger: "schema_version names it"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Refusal:
     """The file says it belongs to somebody else (a foreign `$schema` or modeline): no other
     format may claim it either."""
@@ -60,7 +62,7 @@ class Refusal:
     why: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NearMiss:
     """A file one format would have claimed but for one mistake; the engine reports it as EY312
     on `span` so that the author learns why nothing was checked."""
@@ -70,7 +72,7 @@ class NearMiss:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class KeyDoc:
     """A key the editor may offer where the schema cannot say (metadata knobs read at run
     time, say): its documentation, and a snippet for its value."""
@@ -80,7 +82,7 @@ class KeyDoc:
     insert: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Cursor:
     """Where the editor asks a format for completion or hover: one file's text and analysis
     (the index's, which may be of a slightly older text), and the cursor in code points."""
@@ -97,7 +99,7 @@ class Cursor:
     files: NamedFiles | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LocalName:
     """A name scoped to one file (an AgentV test id, which `depends_on` entries of the same
     suite name): where it is written at the cursor, its definition (None when nothing in the
@@ -109,7 +111,7 @@ class LocalName:
     uses: tuple[Span, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Offer:
     """A completion a format offers: `new_text` replaces columns [start, end) of the cursor's
     line. `kind` is "property", "value" or "variable"."""
@@ -123,7 +125,7 @@ class Offer:
     doc: str | None = None  # Markdown
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Tip:
     """A format's hover: Markdown over columns [start, end) of the cursor's line."""
 
@@ -132,7 +134,7 @@ class Tip:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SchemaUnion:
     """A `$ref` in a kind's schema to a union of closed objects chosen by one key's value (a
     rubric check's `kind`): completion and hover resolve it by that value when it is written,
@@ -150,7 +152,7 @@ ReadReference = Callable[[str, "Kind", "list[Any]", "Span"], "tuple[Reference, S
 """(raw text, target kind, cursor path, span of the text) -> the reference and its id's span."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FormatIde:
     """What the generic editor features need from a format, as data.
 
@@ -235,7 +237,7 @@ class NamedFiles(Protocol):
         """Every definition of one id in the index (see `Workspace.definitions_of`)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Resolved:
     """A reference the index resolved: written in `holder`, naming `definition` in `path`."""
 

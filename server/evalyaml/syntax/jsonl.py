@@ -18,17 +18,17 @@ Decisions:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 
 from evalyaml.core.findings import FindingSink
 from evalyaml.syntax.json import SYNTAX, read_json
 from evalyaml.syntax.lines import LineCache, LineResult, analyze_lines
+from evalyaml.syntax.record import mutable_record, record
 from evalyaml.syntax.text import LineIndex, Position, Span
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RowTree:
     """A row's tree, with offsets relative to the row's text; None when it does not parse."""
 
@@ -43,7 +43,7 @@ def parse_row(text: str, *, strict: bool) -> LineResult[RowTree]:
     return LineResult(tuple(sink.findings), RowTree(root, root is not None))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Line:
     """A non-blank row: its line in the file, and its tree with offsets relative to the row."""
 
@@ -53,7 +53,7 @@ class Line:
     ok: bool
 
 
-@dataclass(slots=True)
+@mutable_record
 class JsonlDoc:
     text: str
     lines: LineIndex  # of the whole file

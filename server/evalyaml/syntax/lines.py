@@ -16,17 +16,17 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from evalyaml.core.findings import Finding
+from evalyaml.syntax.record import record
 
 T = TypeVar("T")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _BLANK = " \t"  # with the line breaks split off, what remains of JSON whitespace
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LineResult(Generic[T]):
     """What one line says, as if it were line 0: its findings and the facts a format keeps
     (ids, references, a parsed row)."""
@@ -35,7 +35,7 @@ class LineResult(Generic[T]):
     facts: T
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlacedLine(Generic[T]):
     line: int  # 0-based, in the whole file
     text: str

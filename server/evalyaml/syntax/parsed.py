@@ -3,8 +3,7 @@ the rules never ask which syntax a file was written in."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from evalyaml.syntax.record import mutable_record
 from evalyaml.syntax.recover import Hole
 from evalyaml.syntax.text import LineIndex, Span
 from evalyaml.syntax.tree import Node
@@ -14,7 +13,7 @@ MAX_DEPTH = 256
 path keeps it too)."""
 
 
-@dataclass(slots=True)
+@mutable_record
 class ParsedText:
     """The documents of one text (usually one), with offsets relative to that text."""
 

@@ -24,10 +24,10 @@ the structure around the error is unclear the hole is larger (recover less, neve
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from evalyaml.core.codes import Recovery, Scope, recovery_of
 from evalyaml.core.suggest import rank
+from evalyaml.syntax.record import record
 from evalyaml.syntax.text import LineIndex, Span
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
@@ -52,7 +52,7 @@ _KEY = re.compile(r"""(?:"([^"\\]*)"|'([^']*)'"""  # quoted
 _BLOCK_HEADER = re.compile(r":[ \t]+[|>][-+0-9]*$")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Hole:
     """A blanked range of a text: offsets `start`-`end`, lines `first_line`-`last_line`.
     `column` is where the broken line's content starts (after any `- ` kept, see `kept_dash`);
@@ -70,7 +70,7 @@ class Hole:
     # key the blanks removed (its value went with it)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Shape:
     indent: int  # leading spaces
     content: int  # after the leading spaces and any `- ` indicators

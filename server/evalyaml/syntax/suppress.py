@@ -12,9 +12,9 @@ alone, or the whole file); whether it silenced anything is decided where finding
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import PurePath
 
+from evalyaml.syntax.record import record
 from evalyaml.syntax.text import LineIndex, Span
 
 MARKER = "evalyaml:"
@@ -28,7 +28,7 @@ _MARKDOWN = re.compile(r"<!--[ \t]*evalyaml:[ \t]*(ignore(?:-file)?)[ \t]*\[([^\
 _CODE = re.compile(r"[^,\s]+")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Code:
     """One code written in a directive, where it is written."""
 
@@ -36,7 +36,7 @@ class Code:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Directive:
     """One suppression comment.
 

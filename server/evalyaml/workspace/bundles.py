@@ -14,19 +14,20 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from evalyaml.config import PYPROJECT, Config, key_span, table_start
 from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.syntax.record import mutable_record
 from evalyaml.syntax.text import LineIndex, Span
 
 SUFFIX = ".schema.json"
 _NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
 
-@dataclass(slots=True)
+@mutable_record
 class Bundles:
     schemas: dict[str, dict[str, Any]] = field(default_factory=dict)
     files: dict[str, Path] = field(default_factory=dict)  # name -> the schema file

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -24,6 +24,7 @@ from evalyaml.core.options import Options
 from evalyaml.core.suggest import best
 from evalyaml.formats import format_of
 from evalyaml.formats.base import Resolved
+from evalyaml.syntax.record import mutable_record
 from evalyaml.syntax.text import Position, Span
 from evalyaml.workspace.named import RecordingFiles
 from evalyaml.workspace.resolve import Resolution, Status, newest_first
@@ -46,14 +47,14 @@ class IndexView(Protocol):
     def buffer_text(self, path: Path) -> str | None: ...
 
 
-@dataclass(slots=True)
+@mutable_record
 class CrossResult:
     findings: list[Finding]
     observed: set[Path] = field(default_factory=set)
     read: set[Path] = field(default_factory=set)  # files the format's cross check read
 
 
-@dataclass(slots=True)
+@mutable_record
 class _Here:
     """The file being checked and what its checks share."""
 

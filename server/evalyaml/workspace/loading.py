@@ -16,7 +16,6 @@ import os
 import stat
 import threading
 from collections.abc import Callable, Collection, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +27,7 @@ from evalyaml.dispatch import analyze_bytes
 from evalyaml.formats import claim, format_of
 from evalyaml.formats.base import HEAD_BYTES, Refusal
 from evalyaml.syntax.decode import decode
+from evalyaml.syntax.record import mutable_record, record
 from evalyaml.syntax.text import Span
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ once the documents open in the editor have had the processor, with the paths ope
 moment (normalised)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Job:
     path: Path
     options: Options
@@ -55,7 +55,7 @@ class Job:
     forced_kind: Kind | None = None
 
 
-@dataclass(slots=True)
+@mutable_record
 class Loaded:
     path: Path
     analysis: FileAnalysis | None
@@ -63,7 +63,7 @@ class Loaded:
     digest: bytes | None = None  # `digest_of` the text analysed (None: not analysed as text)
 
 
-@dataclass(slots=True)
+@mutable_record
 class Entry:
     """One path in the index's file table."""
 

@@ -9,13 +9,13 @@ no pin is the highest released version. Pre-releases only match an exact pin, be
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalyaml.core.model import Definition, Pin, Reference
+from evalyaml.syntax.record import record
 
 if TYPE_CHECKING:
     from semver import Version
@@ -28,7 +28,7 @@ class Status(Enum):
     MALFORMED = "malformed"  # EY300, reported by the core
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Resolution:
     """What a reference points at, or why it points at nothing.
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from typing import Any
 from evalyaml.config import Config, find_root, load_config
 from evalyaml.core.findings import Finding
 from evalyaml.core.options import Options
+from evalyaml.syntax.record import mutable_record
 from evalyaml.workspace.bundles import Bundles, load_bundles
 from evalyaml.workspace.discovery import discover
 
@@ -35,7 +36,7 @@ def normalize(path: Path | str) -> Path:
     return Path(os.path.abspath(path))
 
 
-@dataclass(slots=True)
+@mutable_record
 class WorkspaceRoot:
     """A folder given to the workspace, with the configuration that governs it."""
 
@@ -44,7 +45,7 @@ class WorkspaceRoot:
     bundles: Bundles
 
 
-@dataclass(slots=True)
+@mutable_record
 class Overrides:
     """What wins over every root's configuration file (see the module docstring)."""
 
@@ -145,7 +146,7 @@ class Roots:
         self._options_cache.clear()
 
 
-@dataclass(slots=True)
+@mutable_record
 class Found:
     """What discovery found under the roots and the paths the user named."""
 

@@ -8,14 +8,13 @@ Only a suite whose tests are all in the file is checked for missing ids: tests p
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from evalyaml.core.suggest import rank
 from evalyaml.formats.agentv.common import Context
+from evalyaml.syntax.record import record
 from evalyaml.syntax.text import Span
 
 
-@dataclass(slots=True, frozen=True)
+@record
 class Dependency:
     test: str
     on: str

@@ -5,17 +5,18 @@ other."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from evalyaml.core.model import CaseSummary
 from evalyaml.formats.agentv.depends import Dependency
+from evalyaml.syntax.record import mutable_record
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import PyValue
 
 ENV = "${{"  # an AgentV environment interpolation: its value is not known here
 
 
-@dataclass(slots=True)
+@mutable_record
 class SuiteRef:
     """A file the suite names: `role` is `prompt` (a `file://` grader prompt), `bare-prompt`
     (a prompt string that looks like a path: sent as inline text), `cases` (`tests:` path or
@@ -31,7 +32,7 @@ class SuiteRef:
     context: dict[str, PyValue] | None = None
 
 
-@dataclass(slots=True)
+@mutable_record
 class SuiteFacts:
     refs: list[SuiteRef] = field(default_factory=list)
     test_ids: list[tuple[str, Span]] = field(default_factory=list)

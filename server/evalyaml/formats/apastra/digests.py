@@ -20,9 +20,9 @@ import hashlib
 import json
 import math
 import re
-from dataclasses import dataclass
 from typing import Any, cast
 
+from evalyaml.syntax.record import record
 from evalyaml.syntax.tree import (
     MERGE_TAG,
     Budget,
@@ -148,7 +148,7 @@ def value_11(node: Node, budget: Budget | None = None) -> PyValue:
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Digests:
     """The digest each of Apastra's two implementations computes."""
 

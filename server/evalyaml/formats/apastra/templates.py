@@ -7,13 +7,14 @@ reaches the model as written; a placeholder is `{{` + a name without spaces or b
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from evalyaml.syntax.record import record
 
 PLACEHOLDER = re.compile(r"\{\{([^{}\s]+)\}\}")
 SPACED = re.compile(r"\{\{(\s*)([^{}\s]+)(\s*)\}\}")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Placeholder:
     name: str
     start: int  # offsets in the template text

@@ -18,12 +18,12 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from dataclasses import dataclass
 from decimal import Decimal
 from functools import cmp_to_key
 
 from evalyaml.core.findings import FindingSink
 from evalyaml.formats.padosoft.values import Timestamp, scalar_value
+from evalyaml.syntax.record import record
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import MERGE_TAG, Budget, Mapping, Node, Scalar, Sequence
 from evalyaml.syntax.yaml.parse import parse_text
@@ -64,7 +64,7 @@ def row_hash(sample: Node, budget: Budget | None = None) -> str | None:
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RowIdentity:
     """One sample's row hash and where the sample is, for hover: the engine shows `short`
     (what eval-harness prints in tables and CLI lines) for the sample under the cursor."""

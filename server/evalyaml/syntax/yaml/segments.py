@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
+
+from evalyaml.syntax.record import record
 
 _KEY_LINE = r"[ \t]*:[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n|$)"  # after the key: `key:` alone
 _FIRST_ITEM = re.compile(r"(?:[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n))*( *)-(?=[ \t\r\n]|$)")
@@ -83,7 +84,7 @@ class Segment(NamedTuple):
     line: int  # that line's number
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DatasetSplit:
     items: tuple[Segment, ...]
     skeleton: str  # the text with every item line emptied: line numbers stay the same

@@ -1,0 +1,159 @@
+"""`record` / `mutable_record` (`syntax/record.py`) behave as `dataclass(frozen=True, slots=True)`
+and `dataclass(slots=True)` do: the same constructor, repr text, equality, hashes, frozen
+errors, pickling, `dataclasses.replace` and `fields`. Each shape is built both ways from the same
+class body and the instances compared side by side.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Callable
+from dataclasses import FrozenInstanceError, dataclass, field, fields, replace
+from typing import Any
+
+import pytest
+
+from evalyaml.syntax.record import mutable_record, record
+
+Decorator = Callable[[type], type]
+FROZEN: list[Decorator] = [dataclass(frozen=True, slots=True), record]
+MUTABLE: list[Decorator] = [dataclass(slots=True), mutable_record]
+
+
+def plain_body() -> type:
+    class Point:
+        """A point."""
+        x: int
+        y: str = "a"
+        tags: tuple[str, ...] = ()
+        items: list[int] = field(default_factory=list)
+        note: str = field(default="n", compare=False, repr=False)
+        cache: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
+        hidden: int = field(default=7, init=False)
+    return Point
+
+
+def post_init_body() -> type:
+    class Scaled:
+        value: int
+        double: int = field(init=False, default=0)
+
+        def __post_init__(self) -> None:
+            object.__setattr__(self, "double", self.value * 2)
+    return Scaled
+
+
+def own_methods_body() -> type:
+    class Own:  # noqa: PLW1641 - the hash a class with its own __eq__ gets is under test
+        name: str
+
+        def __repr__(self) -> str:
+            return f"<{self.name}>"
+
+        def __eq__(self, other: object) -> bool:
+            return type(other) is type(self) and other.name.lower() == self.name.lower()
+    return Own
+
+
+def empty_body() -> type:
+    class Empty:
+        pass
+    return Empty
+
+
+def build(body: Callable[[], type], decorator: Decorator, prefix: str = "") -> Any:
+    """The class of `body` under `decorator`, as a module global `prefix + its name` (pickle
+    finds classes by name)."""
+    cls = body()
+    base = cls.__name__
+    if prefix:
+        cls.__name__ = cls.__qualname__ = prefix + base
+    built = decorator(cls)
+    built.base_name = base
+    if prefix:
+        globals()[prefix + base] = built
+    return built
+
+
+def samples(cls: Any) -> list[Any]:
+    name = cls.base_name
+    if name == "Point":
+        return [cls(1), cls(1, "b", ("t",), [1, 2], "m", {"k": 1}), cls(x=2, items=[3]),
+                cls(1, note="other"), cls(1, cache={"z": 2})]
+    if name == "Scaled":
+        return [cls(3), cls(value=4)]
+    if name == "Own":
+        return [cls("A"), cls("a"), cls("b")]
+    return [cls()]
+
+
+BODIES = [plain_body, post_init_body, own_methods_body, empty_body]
+
+
+def _observe(instance: Any, others: list[Any]) -> list[Any]:
+    seen: list[Any] = [repr(instance), [instance == other for other in others],
+                       [instance != other for other in others], instance == 1,
+                       [(f.name, getattr(instance, f.name)) for f in fields(instance)],
+                       type(instance).__match_args__, hasattr(instance, "__dict__")]
+    try:
+        seen.append(hash(instance))
+    except TypeError as err:
+        seen.append(f"TypeError: {err}")
+    return [str(seen).replace("Our", "Ref")]  # the two classes' names
+
+
+@pytest.mark.parametrize("body", BODIES)
+@pytest.mark.parametrize("frozen", [True, False])
+def test_a_record_behaves_as_the_dataclass(body: Callable[[], type], frozen: bool) -> None:
+    reference, ours = (build(body, decorator, f"{who}{int(frozen)}_") for who, decorator
+                       in zip(("Ref", "Our"), FROZEN if frozen else MUTABLE, strict=True))
+    ref_items, our_items = samples(reference), samples(ours)
+    for ref, our in zip(ref_items, our_items, strict=True):
+        assert _observe(our, our_items) == _observe(ref, ref_items)
+        assert pickle.loads(pickle.dumps(our)) == our
+        assert _observe(pickle.loads(pickle.dumps(our)), our_items) == _observe(our, our_items)
+        if fields(our):
+            first = fields(our)[0].name
+            changed = replace(our, **{first: getattr(our, first)})
+            assert changed == our and changed is not our
+        for name in [f.name for f in fields(our)] + ["unknown"]:
+            if frozen:
+                with pytest.raises(FrozenInstanceError) as raised:
+                    setattr(our, name, 1)
+                if name != "unknown":
+                    with pytest.raises(FrozenInstanceError) as expected:
+                        setattr(ref, name, 1)
+                    assert str(raised.value) == str(expected.value)
+                with pytest.raises(FrozenInstanceError, match="cannot delete field"):
+                    delattr(our, name)
+    assert [f.name for f in fields(ours)] == [f.name for f in fields(reference)]
+    assert ours.__slots__ == reference.__slots__
+
+
+def test_mutable_records_assign_and_are_unhashable() -> None:
+    point = build(plain_body, mutable_record)(1)
+    point.x = 5
+    assert point.x == 5
+    assert point.items is not build(plain_body, mutable_record)(1).items  # a list each
+    with pytest.raises(TypeError, match="unhashable type: 'Point'"):
+        hash(point)
+    with pytest.raises(AttributeError):
+        point.unknown = 1
+
+
+def test_constructor_errors_are_the_dataclass_ones() -> None:
+    for decorator in (record, mutable_record):
+        cls = build(plain_body, decorator)
+        with pytest.raises(TypeError, match="missing 1 required positional argument: 'x'"):
+            cls()
+        with pytest.raises(TypeError, match="unexpected keyword argument 'hidden'"):
+            cls(1, hidden=3)
+        assert cls(1).hidden == 7
+
+
+def test_a_recursive_record_repr_stops() -> None:
+    cls = build(plain_body, mutable_record)
+    point = cls(1)
+    point.items.append(point)
+    assert repr(point) == ("plain_body.<locals>.Point(x=1, y='a', tags=(), items=[...], "
+                           "cache={}, hidden=7)")
