@@ -6,17 +6,19 @@ errors (argparse already exits 2 on bad arguments).
 
 from __future__ import annotations
 
-import argparse
 import gc
 import sys
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 from evalyaml import __version__
 
 if TYPE_CHECKING:
+    import argparse
+
     from evalyaml.core.kinds import Kind
 
 # The formats, the checker, the renderers and the schemas are imported where they are used: an
@@ -38,6 +40,8 @@ def _schema_kinds() -> dict[str, Kind]:
 
 
 def _date(text: str) -> date:
+    import argparse
+
     try:
         return date.fromisoformat(text)
     except ValueError as err:
@@ -45,6 +49,8 @@ def _date(text: str) -> date:
 
 
 def _add_check_options(parser: argparse.ArgumentParser) -> None:
+    import argparse
+
     from evalyaml.report import RENDERERS
 
     parser.add_argument("--strict", action=argparse.BooleanOptionalAction, default=None,
@@ -94,6 +100,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole parser; `only`: the top level and that one command's parser, which parses
     `evalyaml <only> ...` the same (each command's options are its own parser's) without
     building the others (argparse looks up translations for every help text it formats)."""
+    import argparse
+
     parser = argparse.ArgumentParser(prog="evalyaml", description=(
         f"Checks LLM-evaluation files: {_formats_named()}."))
     parser.add_argument("--version", action="version", version=f"evalyaml {__version__}")
@@ -154,6 +162,8 @@ def _lsp_fast(argv: list[str]) -> int | None:
     parser (which imports the checker); None for anything else (the full parser decides)."""
     if argv[:1] != ["lsp"] or any(a in ("-h", "--help") for a in argv):
         return None
+    import argparse
+
     parser = argparse.ArgumentParser(prog="evalyaml lsp", add_help=False)
     parser.add_argument("--stdio", action="store_true")
     parser.add_argument("--tcp")
@@ -165,6 +175,23 @@ def _lsp_fast(argv: list[str]) -> int | None:
     from evalyaml.lsp.server import run
 
     return int(run(tcp=known.tcp, log_level=known.log_level))
+
+
+CHECK_DEFAULTS = {"strict": None, "format": "text", "today": None, "fix": False,
+                  "unsafe_fixes": False, "diff": False, "show_kinds": False,
+                  "statistics": False}
+"""What `check`'s parser sets for the options not given (`_add_check_options`)."""
+
+
+def check_fast(argv: list[str]) -> SimpleNamespace | None:
+    """`evalyaml check [PATH...]` with no option, as a pre-commit hook runs it, parsed without
+    argparse (whose import, help formatter and translation look-ups cost a one-file check a
+    tenth of its start): the attributes `build_parser` would give. None for anything else
+    (an option, `--`, `-`, another command): the full parser decides."""
+    if argv[:1] != ["check"] or any(arg.startswith("-") for arg in argv[1:]):
+        return None
+    return SimpleNamespace(command="check", paths=[Path(arg) for arg in argv[1:]] or [Path()],
+                           **CHECK_DEFAULTS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -182,11 +209,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         gc.enable()
 
     args_list = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(args_list[0] if args_list else None)
-    args = parser.parse_args(args_list)
-    if args.command is None:
-        parser.print_help()
-        return 0
+    args: argparse.Namespace | SimpleNamespace | None = check_fast(args_list)
+    if args is None:
+        parser = build_parser(args_list[0] if args_list else None)
+        args = parser.parse_args(args_list)
+        if args.command is None:
+            parser.print_help()
+            return 0
     try:
         if args.command == "rule":
             from evalyaml.rule import explain
@@ -215,7 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 2  # pragma: no cover - argparse rejects unknown commands first
 
 
-def _check(args: argparse.Namespace) -> int:
+def _check(args: argparse.Namespace | SimpleNamespace) -> int:
     from evalyaml.checker import check_paths
     from evalyaml.core.codes import Severity
     from evalyaml.report import RENDERERS

@@ -6,7 +6,6 @@ characters, severity names. Text and annotations are 1-based, as editors and ter
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from pathlib import Path
@@ -165,6 +164,8 @@ def render_json(result: CheckResult) -> str:
                               "edits": [{"range": _range(e.span), "newText": e.new_text}
                                         for e in f.edits]} for f in finding.fixes]
         items.append(item)
+    import json  # here: the text report, the default, does not need it (issue #27)
+
     return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -238,6 +239,8 @@ def render_sarif(result: CheckResult) -> str:
             "results": results,
         }],
     }
+    import json
+
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
 
 

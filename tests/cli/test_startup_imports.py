@@ -15,6 +15,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from evalyaml.cli import build_parser, check_fast
+
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
 FORMATS = ("agentv", "apastra", "contract", "eee", "lmeval", "padosoft", "promptfoo")
@@ -72,6 +76,9 @@ def test_checking_one_padosoft_file_imports_no_other_format_rules(tmp_path: Path
             assert _of(after, fmt) == _of(registry, fmt), fmt
             assert not {m.rsplit(".", 1)[-1] for m in _of(after, fmt)} & HEAVY, fmt
     assert not {m for m in after if m.split(".")[0] in ("jsonschema", "pygls", "lsprotocol")}
+    # `check PATH` is parsed without argparse, its help formatter (shutil) and translation
+    # look-ups (gettext, locale).
+    assert not {"argparse", "gettext", "locale", "shutil"} & after
 
 
 def test_simple_block_yaml_is_read_without_ruamel(tmp_path: Path) -> None:
@@ -110,3 +117,18 @@ def test_a_contract_mistake_still_loads_jsonschema_and_is_reported(tmp_path: Pat
     assert report.splitlines()[0] == ("datasets/d.yaml:4:15: warning EY202 'criteria' must be "
                                       "a string, not a number")
     assert "jsonschema" in after
+
+
+@pytest.mark.parametrize("argv", [["check"], ["check", "."], ["check", "a.yaml", "dir/b"],
+                                  ["check", ""], ["check", "x y.yaml"]])
+def test_check_without_options_parses_as_the_full_parser_does(argv: list[str]) -> None:
+    fast = check_fast(argv)
+    assert fast is not None
+    assert vars(fast) == vars(build_parser("check").parse_args(argv))
+
+
+@pytest.mark.parametrize("argv", [["check", "--strict", "."], ["check", "-"],
+                                  ["check", "--", "-x"], ["check", ".", "--fix"], ["lsp"],
+                                  ["graph", "."], [], ["check", "-h"]])
+def test_anything_else_goes_to_the_full_parser(argv: list[str]) -> None:
+    assert check_fast(argv) is None

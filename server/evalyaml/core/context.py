@@ -9,8 +9,6 @@ alone (a JSONL row, one test of a suite): node offsets count from the piece, spa
 
 from __future__ import annotations
 
-import json
-
 from evalyaml.core.findings import FindingSink, Fix, Related, TextEdit
 from evalyaml.syntax.text import LineIndex, Span
 from evalyaml.syntax.tree import Node, Scalar
@@ -54,6 +52,8 @@ def quoted_like(node: Scalar, text: str) -> str:
     """`text` written the way `node` is: bare for a plain scalar, else as a JSON string (valid
     in a YAML double-quoted scalar too) or a YAML single-quoted one."""
     if node.style == '"':
+        import json  # here: only a fix for a double-quoted value needs it (issue #27)
+
         return json.dumps(text, ensure_ascii=False)
     if node.style == "'":
         return "'" + text.replace("'", "''") + "'"

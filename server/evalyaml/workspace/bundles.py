@@ -12,7 +12,6 @@ configuration mistake, and a broken bundle is left out rather than stopping the 
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import field
 from pathlib import Path
@@ -76,6 +75,8 @@ def _load_one(out: Bundles, name: str, path: Path, root: Path, *, sink: FindingS
     if not _NAME.match(name):
         sink.add("EY321", f"'{name}' is not a usable bundle name", span)
         return
+    import json  # here: a workspace without bundles never pays its import (issue #27)
+
     try:
         data = json.loads(path.read_text("utf-8"))
     except OSError as err:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import hashlib
 import os
 import stat
 import threading
@@ -87,10 +86,16 @@ def entry_of(loaded: Loaded) -> Entry:
     return Entry(loaded.analysis, digest=loaded.digest)
 
 
+try:  # hashlib's own blake2b, without the OpenSSL library `import hashlib` loads (issue #27)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - an interpreter built without it
+    from hashlib import blake2b
+
+
 def digest_of(text: str) -> bytes:
     """A fingerprint of a text: an editor buffer with the digest of the disk text the index
     analysed gets the index's analysis instead of a second one (`Workspace.open_unchanged`)."""
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    return blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 def load(job: Job, mapper: CaseMapper | None = None) -> Loaded:

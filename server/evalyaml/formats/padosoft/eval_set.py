@@ -9,8 +9,6 @@ in the workspace is the engine's cross-file rule (the references returned here),
 
 from __future__ import annotations
 
-import json
-
 from evalyaml.core.findings import Related
 from evalyaml.core.model import Reference
 from evalyaml.core.suggest import rank
@@ -66,6 +64,8 @@ def _check_name(ctx: Context, root: Mapping, typos: Typos) -> str | None:
                 ctx.value_span(key, value))
         return None
     if text == "" or text != text.strip():
+        import json  # here: a dataset check without this mistake does not pay it (issue #27)
+
         trimmed = text.strip()
         ctx.add("EY501", loader(
             "the name is empty" if not trimmed else
@@ -131,6 +131,8 @@ def _check_datasets(ctx: Context, root: Mapping, typos: Typos, name: str) -> lis
                                     "string.", REFUSE), ctx.span(item))
             continue
         if text == "" or text != text.strip():
+            import json
+
             trimmed = text.strip()
             ctx.add("EY512", loader(
                 "the dataset name is empty" if not trimmed else

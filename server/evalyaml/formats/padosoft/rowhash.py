@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from decimal import Decimal
 from functools import cmp_to_key
 
 from evalyaml.core.findings import FindingSink
@@ -231,6 +230,8 @@ def _float(number: float) -> str:
         raise Unhashable("non-finite float")
     if number == 0:
         return "-0.0" if math.copysign(1.0, number) < 0 else "0.0"
+    from decimal import Decimal  # here: most datasets hold no float (issue #27, start-up)
+
     sign, digits_tuple, exponent = Decimal(repr(number)).as_tuple()
     assert isinstance(exponent, int)
     digits = "".join(map(str, digits_tuple)).rstrip("0") or "0"
