@@ -16,20 +16,20 @@ fix (did-you-mean renames, "change to" a near value) changes what the file means
 
 from __future__ import annotations
 
-import re
 from dataclasses import field
 from pathlib import Path
 
 from evalyaml.checker import CheckResult
 from evalyaml.core.findings import Finding, Fix, FixSafety, TextEdit
 from evalyaml.syntax.decode import decode
+from evalyaml.syntax.lazyre import lazy_re
 from evalyaml.syntax.record import mutable_record
 from evalyaml.syntax.text import LineIndex
 from evalyaml.workspace.index import Workspace
 
 MAX_ROUNDS = 10
 BOM = b"\xef\xbb\xbf"
-_SAFE_TITLE = re.compile(r"^(?:Write |Quote |Add 'file://'$|Remove unused suppression$|"
+_SAFE_TITLE = lazy_re(r"^(?:Write |Quote |Add 'file://'$|Remove unused suppression$|"
                          r"Remove EY.* from the suppression$|Remove the trailing comma$|"
                          r"Replace with .*…$|Pin to @)")
 

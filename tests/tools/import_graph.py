@@ -19,8 +19,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 # Lower layers may not import higher ones. A layer is a top-level package or module, or the
-# group a module belongs to in GROUPS: positions, the shared tree and the record decorator
-# (`syntax/record.py`, the dataclasses of every layer) import nothing; the
+# group a module belongs to in GROUPS: positions, the shared tree, the record decorator and the
+# lazy regular expression (`syntax/record.py`, `syntax/lazyre.py`, used by every layer) import
+# nothing; the
 # vocabulary every layer reports in (a finding, its code, a did-you-mean) imports only them;
 # then the readers (`syntax`: YAML, JSON, JSONL, recovery), the core (kinds, symbols, schemas,
 # the per-document cache), the formats, and the layers that use them.
@@ -28,6 +29,7 @@ GROUPS = {
     "syntax.text": "positions",
     "syntax.tree": "positions",
     "syntax.record": "positions",
+    "syntax.lazyre": "positions",
     "core.codes": "vocabulary",
     "core.findings": "vocabulary",
     "core.suggest": "vocabulary",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from enum import Enum
 
+from evalyaml.syntax.lazyre import lazy_re
 from evalyaml.syntax.record import record
 
 
@@ -158,7 +159,7 @@ def valid_id(name: str, kind: Kind) -> bool:
     pattern = kind.id_pattern
     return bool(pattern.match(name)) if pattern is not None else is_plain_name(name)
 
-_PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.@+/-]*")
+_PLAIN_NAME = lazy_re(r"[A-Za-z0-9_][A-Za-z0-9_.@+/-]*")
 
 
 def is_plain_name(name: str) -> bool:

@@ -7,7 +7,6 @@ fallback offered YAML files nobody claimed (the contract: its rubric and judge s
 
 from __future__ import annotations
 
-import re
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
@@ -15,6 +14,7 @@ from evalyaml.core.codes import register
 from evalyaml.core.kinds import Kind, modeline_schema
 from evalyaml.formats import agentv, apastra, contract, eee, lmeval, padosoft, promptfoo
 from evalyaml.formats.base import Claim, Format, NearMiss, Refusal, Tier
+from evalyaml.syntax.lazyre import lazy_re
 
 if TYPE_CHECKING:
     from evalyaml.core.incremental import CaseMapper, CaseResult
@@ -84,7 +84,7 @@ _SCHEMA_FILES: dict[str, Kind] = {k.schema_file: k for f in FORMATS for k in f.k
 for _kind in list(_SCHEMA_FILES.values()):
     assert _kind.schema_file is not None
     _SCHEMA_FILES.setdefault(PurePath(_kind.schema_file).name, _kind)
-_SCHEMA_NAME = re.compile(r"(?:^|[/\\])([^/\\?#]+)(?:[?#].*)?$")
+_SCHEMA_NAME = lazy_re(r"(?:^|[/\\])([^/\\?#]+)(?:[?#].*)?$")
 
 
 def claim(text: str, path: str | None, root: str | None) -> Claim | Refusal | None:

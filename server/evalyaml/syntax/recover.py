@@ -23,10 +23,9 @@ the structure around the error is unclear the hole is larger (recover less, neve
 
 from __future__ import annotations
 
-import re
-
 from evalyaml.core.codes import Recovery, Scope, recovery_of
 from evalyaml.core.suggest import rank
+from evalyaml.syntax.lazyre import lazy_re
 from evalyaml.syntax.record import record
 from evalyaml.syntax.text import LineIndex, Span
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
@@ -42,14 +41,14 @@ cases gets two tries, a case or a rubric all twelve."""
 def max_holes(text: str) -> int:
     return max(2, min(MAX_HOLES, RECOVERY_CHARACTERS // max(len(text), 1)))
 
-_QUOTED = re.compile(r"'([^']*)'")
+_QUOTED = lazy_re(r"'([^']*)'")
 
-_KEY = re.compile(r"""(?:"([^"\\]*)"|'([^']*)'"""  # quoted
+_KEY = lazy_re(r"""(?:"([^"\\]*)"|'([^']*)'"""  # quoted
                   r"""|([^\s#&*!|>'"%@`\[\]{},?:-][^:#]*?|-[^\s:#][^:#]*?))"""  # plain
                   r"[ \t]*:(?:[ \t]|$)")
 """A block mapping key at a line's content column: plain (no `: ` or ` #` inside) or quoted."""
 
-_BLOCK_HEADER = re.compile(r":[ \t]+[|>][-+0-9]*$")
+_BLOCK_HEADER = lazy_re(r":[ \t]+[|>][-+0-9]*$")
 
 
 @record

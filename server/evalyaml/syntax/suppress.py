@@ -11,9 +11,9 @@ alone, or the whole file); whether it silenced anything is decided where finding
 
 from __future__ import annotations
 
-import re
 from pathlib import PurePath
 
+from evalyaml.syntax.lazyre import lazy_re
 from evalyaml.syntax.record import record
 from evalyaml.syntax.text import LineIndex, Span
 
@@ -23,9 +23,9 @@ NO_COMMENTS = frozenset({".json", ".jsonl"})
 MARKDOWN = frozenset({".md", ".markdown"})
 
 # `#` starts a YAML comment only at a line's start or after whitespace.
-_YAML = re.compile(r"(?:^|(?<=[ \t]))#[ \t]*evalyaml:[ \t]*(ignore(?:-file)?)[ \t]*\[([^\]\n]*)\]")
-_MARKDOWN = re.compile(r"<!--[ \t]*evalyaml:[ \t]*(ignore(?:-file)?)[ \t]*\[([^\]\n]*)\][ \t]*-->")
-_CODE = re.compile(r"[^,\s]+")
+_YAML = lazy_re(r"(?:^|(?<=[ \t]))#[ \t]*evalyaml:[ \t]*(ignore(?:-file)?)[ \t]*\[([^\]\n]*)\]")
+_MARKDOWN = lazy_re(r"<!--[ \t]*evalyaml:[ \t]*(ignore(?:-file)?)[ \t]*\[([^\]\n]*)\][ \t]*-->")
+_CODE = lazy_re(r"[^,\s]+")
 
 
 @record

@@ -24,6 +24,7 @@ from evalyaml.core.options import Options
 from evalyaml.core.suggest import best
 from evalyaml.formats import format_of
 from evalyaml.formats.base import Resolved
+from evalyaml.syntax.lazyre import lazy_re
 from evalyaml.syntax.record import mutable_record
 from evalyaml.syntax.text import Position, Span
 from evalyaml.workspace.named import RecordingFiles
@@ -217,8 +218,8 @@ def _duplicate_definition(view: IndexView, path: Path, definition: Definition,
                            for p, d in others))
 
 
-_WORD = re.compile(r"[a-z]+|[0-9]+")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_WORD = lazy_re(r"[a-z]+|[0-9]+")
+_CAMEL = lazy_re(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def _words(text: str) -> set[str]:

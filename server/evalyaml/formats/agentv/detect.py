@@ -12,17 +12,18 @@ from pathlib import PurePath
 
 from evalyaml.formats.agentv.kinds import CONFIG, SUITE, TARGETS
 from evalyaml.formats.base import Claim, Tier
+from evalyaml.syntax.lazyre import lazy_re
 
-_SCHEMA = re.compile(
+_SCHEMA = lazy_re(
     r"""^\$schema[ \t]*:[ \t]*["']?(?P<id>[A-Za-z0-9._:/-]+)["']?[ \t]*(?:#.*)?\r?$""",
     re.MULTILINE)
 _SUITE_IDS = frozenset({"agentv-eval-v2"})
 _CONFIG_IDS = frozenset({"agentv-config-v2"})
 _TARGETS_IDS = frozenset({"agentv-targets-v2.2"})
-_TESTS_KEY = re.compile(r"^(?:tests|eval_cases|evalcases)[ \t]*:", re.MULTILINE)
-_FIVE_X_SUITE = re.compile(r"^prompts[ \t]*:", re.MULTILINE)
-_TESTS_OR_SCENARIOS = re.compile(r"^(?:tests|scenarios)[ \t]*:", re.MULTILINE)
-_SUITE_NAME = re.compile(r"(?:^|\.)eval\.ya?ml$", re.IGNORECASE)
+_TESTS_KEY = lazy_re(r"^(?:tests|eval_cases|evalcases)[ \t]*:", re.MULTILINE)
+_FIVE_X_SUITE = lazy_re(r"^prompts[ \t]*:", re.MULTILINE)
+_TESTS_OR_SCENARIOS = lazy_re(r"^(?:tests|scenarios)[ \t]*:", re.MULTILINE)
+_SUITE_NAME = lazy_re(r"(?:^|\.)eval\.ya?ml$", re.IGNORECASE)
 
 
 def claim(text: str, path: str | None) -> Claim | None:

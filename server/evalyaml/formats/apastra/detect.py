@@ -40,9 +40,10 @@ from evalyaml.formats.apastra.kinds import (
     SUITE,
 )
 from evalyaml.formats.base import Claim, Tier
+from evalyaml.syntax.lazyre import lazy_re
 
 SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
-_SCHEMA_KEY = re.compile(
+_SCHEMA_KEY = lazy_re(
     r"""^[ \t{]*["']?\$schema["']?[ \t]*:[ \t]*["']?(?P<value>[^"'\n]*?(?P<name>[a-z-]+)"""
     r"""\.schema\.json)""", re.MULTILINE)
 _ROOT_KEY = r"(?:^|\n)[ \t]{{0,8}}\"?{key}\"?[ \t]*:"
@@ -65,9 +66,9 @@ _RUN_FILES: dict[str, FormatKind] = {
     "regression_report.json": BY_SCHEMA["regression-report"],
     "run_artifact.json": BY_SCHEMA["run-artifact"],
 }
-_RULES = re.compile(r"^rules[ \t]*:", re.MULTILINE)
-_BASELINE = re.compile(r"^baseline[ \t]*:", re.MULTILINE)
-_DRIFT = re.compile(r"[\"']?(?:drift_detected|current_ref)[\"']?[ \t]*:")
+_RULES = lazy_re(r"^rules[ \t]*:", re.MULTILINE)
+_BASELINE = lazy_re(r"^baseline[ \t]*:", re.MULTILINE)
+_DRIFT = lazy_re(r"[\"']?(?:drift_detected|current_ref)[\"']?[ \t]*:")
 _PACKAGE_NAMES = frozenset({"package.yaml", "package.yml", "package.json"})
 
 

@@ -30,6 +30,7 @@ from evalyaml.formats.base import (
 )
 from evalyaml.formats.contract.codes import CODES
 from evalyaml.formats.contract.detect import NotOurs, folder_kind_of_text, modeline_kind
+from evalyaml.syntax.lazyre import lazy_re
 from evalyaml.syntax.text import LineIndex
 from evalyaml.syntax.yaml.segments import has_questions_line
 
@@ -39,10 +40,10 @@ if TYPE_CHECKING:
 # A root key one or two letters away from `questions` whose first item is a case (`- id:` then
 # an `input:` key): a dataset whose cases would otherwise never be checked. Narrow on purpose:
 # quizzes and surveys have `Questions:` lists of their own.
-_NEAR_QUESTIONS = re.compile(
+_NEAR_QUESTIONS = lazy_re(
     r"^(?P<key>questons|qestions|quesitons|questiosn|qustions|questins|quetions|questionss"
     r"|quesstions|questoins)[ \t]*:[ \t]*(?:#.*)?\r?$", re.MULTILINE)
-_FIRST_ITEM_IS_A_CASE = re.compile(
+_FIRST_ITEM_IS_A_CASE = lazy_re(
     r"\n(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*-[ \t]+id[ \t]*:[^\n]*\n"
     r"(?:[ \t]+[^\n]*\n){0,20}?[ \t]+input[ \t]*:")
 

@@ -19,9 +19,10 @@ from enum import Enum
 from pathlib import PurePath
 
 from evalyaml.core.kinds import FileKind, modeline_schema
+from evalyaml.syntax.lazyre import lazy_re
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
-_OUR_SCHEMA = re.compile(r"(?:^|[/\\])(dataset|rubric|judge)\.schema\.json(?:[?#].*)?$")
+_OUR_SCHEMA = lazy_re(r"(?:^|[/\\])(dataset|rubric|judge)\.schema\.json(?:[?#].*)?$")
 _FOLDERS = {"rubrics": FileKind.RUBRIC, "judges": FileKind.JUDGE}
 _JUDGE_MARKERS = ("score_type", "level_names")
 # A file in `rubrics/` or `judges/` is ours only when its root mapping holds one of the kind's
@@ -33,7 +34,7 @@ _KIND_KEYS = {
     FileKind.JUDGE: frozenset({"id", "version", "template", "model", "validation",
                                "applicable_to", "level_names", "score_type"}),
 }
-_ROOT_KEY = re.compile(
+_ROOT_KEY = lazy_re(
     r"""^(?:"([^"\n]+)"|'([^'\n]+)'|([^\s#:"'\-?\[{][^:\n]*?))[ \t]*:(?=[ \t\r\n]|$)""", re.M)
 _VALIDATION_FIGURES = ("tpr", "tnr", "validated_at", "validated_against")
 

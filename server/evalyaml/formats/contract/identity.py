@@ -6,16 +6,15 @@ quoted fix, rather than a bare "must be a string".
 
 from __future__ import annotations
 
-import re
-
 from semver import Version
 
 from evalyaml.core.findings import FindingSink, Fix, TextEdit
+from evalyaml.syntax.lazyre import lazy_re
 from evalyaml.syntax.text import LineIndex, Span
 from evalyaml.syntax.tree import Mapping, Scalar
 
 _NUMERIC_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
-_LOOSE_VERSION = re.compile(r"^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?$")
+_LOOSE_VERSION = lazy_re(r"^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?$")
 
 
 def suggested_version(text: str) -> str | None:

@@ -7,7 +7,6 @@ indentation) or a quoted string.
 
 from __future__ import annotations
 
-import re
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -22,6 +21,7 @@ from evalyaml.formats.contract.identity import check_version
 from evalyaml.formats.contract.schema_report import SchemaReporter
 from evalyaml.formats.contract.schemas import validator
 from evalyaml.formats.contract.words import TEMPLATE_VARIABLES
+from evalyaml.syntax.lazyre import lazy_re
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.tree import Budget, Mapping, Scalar, to_python
 
@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 
 # `[^{}]*` cannot match a brace, so a failed match gives up at the next one: linear time. (An
 # earlier `\s*([^{}]*?)\s*` backtracked cubically on `{{` followed by a long run of spaces.)
-_TAG = re.compile(r"\{\{(\{?)([#^/!>&]?)([^{}]*)\}?\}\}")
-_OPEN = re.compile(r"\{\{")
+_TAG = lazy_re(r"\{\{(\{?)([#^/!>&]?)([^{}]*)\}?\}\}")
+_OPEN = lazy_re(r"\{\{")
 
 
 def analyze_judge(

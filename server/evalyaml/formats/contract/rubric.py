@@ -21,6 +21,7 @@ from evalyaml.formats.contract.identity import check_version
 from evalyaml.formats.contract.refscan import collect_reference
 from evalyaml.formats.contract.schema_report import SchemaReporter
 from evalyaml.formats.contract.schemas import CHECK_KINDS, validator
+from evalyaml.syntax.lazyre import lazy_re
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.tree import Budget, Mapping, Node, PyValue, Scalar, Sequence, to_python
 
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
 _REF_FIELDS = ("rubric_ref", "judge_prompt_ref")
 _MAX_PATTERN = 10_000
-_PCRE_NAMED_GROUP = re.compile(r"\(\?<(?=[A-Za-z_])")
+_PCRE_NAMED_GROUP = lazy_re(r"\(\?<(?=[A-Za-z_])")
 _FLAG_BITS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}
 
 

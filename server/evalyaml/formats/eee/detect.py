@@ -10,18 +10,18 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import PurePath
 
 from evalyaml.formats.base import Claim, Tier
 from evalyaml.formats.eee import paths
 from evalyaml.formats.eee.kinds import AGGREGATE, SAMPLES
+from evalyaml.syntax.lazyre import lazy_re
 
 _WINDOW = 65536
-_VERSION = re.compile(r'"schema_version"\s*:\s*"[0-9]+\.[0-9]+(?:\.[0-9]+)?[^"\\]{0,20}"')
-_AGGREGATE_KEYS = re.compile(r'"(?:evaluation_results|model_info)"\s*:')
-_ROW_ID = re.compile(r'"evaluation_id"\s*:')
-_ROW_KEYS = re.compile(r'"(?:sample_id|interaction_type)"\s*:')
+_VERSION = lazy_re(r'"schema_version"\s*:\s*"[0-9]+\.[0-9]+(?:\.[0-9]+)?[^"\\]{0,20}"')
+_AGGREGATE_KEYS = lazy_re(r'"(?:evaluation_results|model_info)"\s*:')
+_ROW_ID = lazy_re(r'"evaluation_id"\s*:')
+_ROW_KEYS = lazy_re(r'"(?:sample_id|interaction_type)"\s*:')
 
 
 def claim(text: str, path: str | None, root: str | None) -> Claim | None:

@@ -10,16 +10,17 @@ fixtures, a flat object store) are not datastore paths and are left alone.
 
 from __future__ import annotations
 
-import re
 from pathlib import PurePath
 
+from evalyaml.syntax.lazyre import lazy_re
+
 UUID4 = r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"
-AGGREGATE_NAME = re.compile(rf"^{UUID4}\.json$")
-SAMPLES_NAME = re.compile(rf"^({UUID4})_samples\.jsonl$")
-ANY_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
+AGGREGATE_NAME = lazy_re(rf"^{UUID4}\.json$")
+SAMPLES_NAME = lazy_re(rf"^({UUID4})_samples\.jsonl$")
+ANY_UUID = lazy_re(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
                       r"[0-9a-fA-F]{12}")
-FILE_PATH = re.compile(rf"^data/[^/]+/[^/]+/[^/]+/{UUID4}_samples\.jsonl$")
-_BAD_CHARS = re.compile(r'[<>:"|?*\x00-\x1f\\]')
+FILE_PATH = lazy_re(rf"^data/[^/]+/[^/]+/[^/]+/{UUID4}_samples\.jsonl$")
+_BAD_CHARS = lazy_re(r'[<>:"|?*\x00-\x1f\\]')
 _RESERVED = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)),
                        *(f"lpt{i}" for i in range(1, 10))})
 

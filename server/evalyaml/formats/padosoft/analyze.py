@@ -18,6 +18,7 @@ from evalyaml.formats.padosoft.common import Context
 from evalyaml.formats.padosoft.dataset import check_dataset
 from evalyaml.formats.padosoft.eval_set import check_eval_set
 from evalyaml.formats.padosoft.kinds import CALIBRATION, DATASET, EVAL_SET
+from evalyaml.syntax.lazyre import lazy_re
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.yaml.parse import parse_text
 
@@ -26,8 +27,8 @@ if TYPE_CHECKING:
 
 KINDS: tuple[Kind, ...] = (DATASET, CALIBRATION, EVAL_SET)
 
-_DUPLICATE = re.compile(r"^duplicate key '(?P<key>.*)': only the first")
-_DOCUMENT_START = re.compile(r"^---(?=[ \t]|\r?$)", re.MULTILINE)
+_DUPLICATE = lazy_re(r"^duplicate key '(?P<key>.*)': only the first")
+_DOCUMENT_START = lazy_re(r"^---(?=[ \t]|\r?$)", re.MULTILINE)
 
 
 def analyze(text: str, path: str | None, kind: Kind | None, options: Options,

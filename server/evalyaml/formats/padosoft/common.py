@@ -12,7 +12,6 @@ misspelt key, by the rule of the missing key (`Typos.misspelt`), never twice.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from collections.abc import Mapping as MappingOf
 
@@ -20,11 +19,12 @@ from evalyaml.core.context import RuleContext
 from evalyaml.core.findings import FindingSink
 from evalyaml.core.suggest import rank
 from evalyaml.formats.padosoft.values import items_of
+from evalyaml.syntax.lazyre import lazy_re
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import Mapping, Node, Scalar
 
-INT_KEY = re.compile(r"-?(?:0|[1-9][0-9]*)")  # a PHP array key that is an integer
+INT_KEY = lazy_re(r"-?(?:0|[1-9][0-9]*)")  # a PHP array key that is an integer
 
 
 class Context(RuleContext):

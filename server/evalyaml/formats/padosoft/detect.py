@@ -38,24 +38,25 @@ from evalyaml.formats.padosoft.kinds import (
     EVAL_SET,
     EVAL_SET_VERSION,
 )
+from evalyaml.syntax.lazyre import lazy_re
 from evalyaml.syntax.text import LineIndex, Span
 
 _WINDOW = 65536
-_YAML_VERSION = re.compile(
+_YAML_VERSION = lazy_re(
     r"^schema_version[ \t]*:[ \t]*(?P<q>[\"']?)(?P<value>[^\s\"'#]+)(?P=q)[ \t]*(?:#.*)?\r?$",
     re.MULTILINE)
-_JSON_VERSION = re.compile(r'"schema_version"[ \t\r\n]*:[ \t\r\n]*"(?P<value>[^"\\]{1,80})"')
-_EVAL_SET = re.compile(r"eval-harness\.eval-set\.v[0-9]+")
-_ROOT_NAME = re.compile(r"^name[ \t]*:", re.MULTILINE)
-_ROOT_SAMPLES = re.compile(r"^samples[ \t]*:", re.MULTILINE)
-_ROOT_CASES = re.compile(r"^cases[ \t]*:", re.MULTILINE)
-_ITEM_ID = re.compile(r"^[ \t]*(?:-[ \t]+)?(?:\{[ \t]*)?id[ \t]*:", re.MULTILINE)
+_JSON_VERSION = lazy_re(r'"schema_version"[ \t\r\n]*:[ \t\r\n]*"(?P<value>[^"\\]{1,80})"')
+_EVAL_SET = lazy_re(r"eval-harness\.eval-set\.v[0-9]+")
+_ROOT_NAME = lazy_re(r"^name[ \t]*:", re.MULTILINE)
+_ROOT_SAMPLES = lazy_re(r"^samples[ \t]*:", re.MULTILINE)
+_ROOT_CASES = lazy_re(r"^cases[ \t]*:", re.MULTILINE)
+_ITEM_ID = lazy_re(r"^[ \t]*(?:-[ \t]+)?(?:\{[ \t]*)?id[ \t]*:", re.MULTILINE)
 _NESTED_KEY = r"(?:^[ \t]+(?:-[ \t]+)?|[{{,][ \t]*){key}[ \t]*:"
-_INPUT = re.compile(_NESTED_KEY.format(key="input"), re.MULTILINE)
-_EXPECTED = re.compile(_NESTED_KEY.format(key="expected_output"), re.MULTILINE)
-_VERDICT = re.compile(_NESTED_KEY.format(key="human_verdict"), re.MULTILINE)
-_ROOT_KEY = re.compile(r"^(?P<key>[A-Za-z][A-Za-z_-]*)[ \t]*:[ \t]*(?:#.*)?\r?$", re.MULTILINE)
-_FOREIGN = re.compile(r"^(?:questions[ \t]*:|\$schema[ \t]*:|#[ \t]*yaml-language-server)",
+_INPUT = lazy_re(_NESTED_KEY.format(key="input"), re.MULTILINE)
+_EXPECTED = lazy_re(_NESTED_KEY.format(key="expected_output"), re.MULTILINE)
+_VERDICT = lazy_re(_NESTED_KEY.format(key="human_verdict"), re.MULTILINE)
+_ROOT_KEY = lazy_re(r"^(?P<key>[A-Za-z][A-Za-z_-]*)[ \t]*:[ \t]*(?:#.*)?\r?$", re.MULTILINE)
+_FOREIGN = lazy_re(r"^(?:questions[ \t]*:|\$schema[ \t]*:|#[ \t]*yaml-language-server)",
                       re.MULTILINE)
 _NOT_SAMPLES = frozenset({"examples", "example", "sampler", "simple", "tables", "scales"})
 _YAML = (".yaml", ".yml")
@@ -98,7 +99,7 @@ def claim(text: str, path: str | None, root: str | None) -> Claim | None:
     return None
 
 
-_ANY_ROOT_KEY = re.compile(r"^(?P<key>[A-Za-z_][A-Za-z0-9_-]*)[ \t]*:", re.MULTILINE)
+_ANY_ROOT_KEY = lazy_re(r"^(?P<key>[A-Za-z_][A-Za-z0-9_-]*)[ \t]*:", re.MULTILINE)
 _DATASET_KEYS = ("name", "samples", "schema_version", "repetitions")
 
 

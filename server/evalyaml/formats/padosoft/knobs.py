@@ -17,8 +17,6 @@ fails that metric in the report) or the knob is silently ignored. Both are warni
 
 from __future__ import annotations
 
-import re
-
 from evalyaml.core.findings import Fix, TextEdit
 from evalyaml.formats.padosoft.common import Context, Typos, typo_note
 from evalyaml.formats.padosoft.values import (
@@ -30,6 +28,7 @@ from evalyaml.formats.padosoft.values import (
     string_of,
     value_of,
 )
+from evalyaml.syntax.lazyre import lazy_re
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import Mapping, Node, Scalar
 
@@ -40,7 +39,7 @@ TRAJECTORY_KEYS = ("tools", "forbidden_tools", "order", "requires_approval", "ma
 _TRAJECTORY_LISTS = ("tools", "forbidden_tools", "order", "requires_approval")
 _YAML11_BOOLS = {"yes": "true", "no": "false", "on": "true", "off": "false", "y": "true",
                  "n": "false"}
-_DIGITS = re.compile(r"[0-9]+")
+_DIGITS = lazy_re(r"[0-9]+")
 
 
 def check_metadata(ctx: Context, metadata: Mapping, sample_id: str) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta, timezone
 
+from evalyaml.syntax.lazyre import lazy_re
 from evalyaml.syntax.tree import Mapping, Node, PyValue, Scalar, Sequence
 
 _TIMESTAMP = re.compile(
@@ -27,9 +28,9 @@ _TIMESTAMP = re.compile(
 _PLUS_NUMBER = re.compile(r"\+[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?")
 _LEGACY_OCTAL = re.compile(r"0[0-7]+")
 _INDEX_KEY = re.compile(r"0|[1-9][0-9]*")
-_DECIMAL = re.compile(r"[-+]?[0-9]+")
+_DECIMAL = lazy_re(r"[-+]?[0-9]+")
 _INT64 = 2**63
-_NUMERIC_STRING = re.compile(r"[ \t\n\r\v\f]*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
+_NUMERIC_STRING = lazy_re(r"[ \t\n\r\v\f]*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
                              r"(?:[eE][+-]?[0-9]+)?[ \t\n\r\v\f]*")
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from evalyaml.syntax.lazyre import lazy_re
 from evalyaml.syntax.parsed import MAX_DEPTH
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 from evalyaml.syntax.yaml.tags import MAP, MAYBE_NOT_STR, NULL, SEQ, STR, plain_tag
@@ -83,18 +84,18 @@ _MAX_KEY = 500
 # MAX_DEPTH // 2 spaces; block scalar text that starts with indicators is checked on its own.
 _DEEP_SPACES = " " * (MAX_DEPTH // 2)
 # One-line quoted scalars without escapes, then the end of the line or a comment.
-_DOUBLE = re.compile(r'"([^"\\]*)"(?: *$| +#)')
-_SINGLE = re.compile(r"'([^']*)'(?: *$| +#)")
+_DOUBLE = lazy_re(r'"([^"\\]*)"(?: *$| +#)')
+_SINGLE = lazy_re(r"'([^']*)'(?: *$| +#)")
 # One item of a one-line flow list, with the ',' or ']' after it: a plain scalar (no
 # indicator first, none of `,[]{}#:?` or quotes inside: libyaml ends a plain scalar at `?` in
 # a flow collection), or a quoted scalar as above.
 _FLOW_PLAIN = (r"(?:[^ ,\[\]{}#:'\"&*!|>%@`?\-]|-(?=[^ ,\[\]{}#:'\"?]))"
                r"(?:[^,\[\]{}#:'\"?]*[^ ,\[\]{}#:'\"?])?")
-_FLOW_ITEM = re.compile(rf" *(?:({_FLOW_PLAIN})|'([^']*)'|\"([^\"\\]*)\") *([,\]])")
-_FLOW_EMPTY = re.compile(r"\[ *\]")
+_FLOW_ITEM = lazy_re(rf" *(?:({_FLOW_PLAIN})|'([^']*)'|\"([^\"\\]*)\") *([,\]])")
+_FLOW_EMPTY = lazy_re(r"\[ *\]")
 _FLOW_WORD = r"[A-Za-z0-9_][A-Za-z0-9_.$/@+-]*+"
-_FLOW_WORDS = re.compile(rf"\[{_FLOW_WORD}(?:, {_FLOW_WORD})*+\]")
-_TAIL = re.compile(r" *$| +#")
+_FLOW_WORDS = lazy_re(rf"\[{_FLOW_WORD}(?:, {_FLOW_WORD})*+\]")
+_TAIL = lazy_re(r" *$| +#")
 # First characters of a value that are not simply the start of a plain scalar.
 _SPECIAL_START = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _BLOCK_HEADERS = frozenset(("|", "|-", ">", ">-"))
