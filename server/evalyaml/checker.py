@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import field
 from datetime import date
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from evalyaml.core.kinds import Kind
 from evalyaml.core.model import FileAnalysis
 from evalyaml.formats import format_of
 from evalyaml.parallel import case_mapper
-from evalyaml.syntax.record import mutable_record
+from evalyaml.syntax.record import field, mutable_record
 from evalyaml.workspace.index import Workspace, normalize
 from evalyaml.workspace.suppress import finalise_file
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import field, replace
 from datetime import date
 from pathlib import Path
 from typing import Any, cast
@@ -20,7 +19,7 @@ from evalyaml.core.options import Options
 from evalyaml.core.rules import Rules, parse_rules
 from evalyaml.core.suggest import did_you_mean
 from evalyaml.formats import SUFFIXES
-from evalyaml.syntax.record import record
+from evalyaml.syntax.record import field, record, replace
 from evalyaml.syntax.text import LineIndex, Span
 
 CONFIG_FILE = "evalyaml.toml"

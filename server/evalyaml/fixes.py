@@ -16,14 +16,13 @@ fix (did-you-mean renames, "change to" a near value) changes what the file means
 
 from __future__ import annotations
 
-from dataclasses import field
 from pathlib import Path
 
 from evalyaml.checker import CheckResult
 from evalyaml.core.findings import Finding, Fix, FixSafety, TextEdit
 from evalyaml.syntax.decode import decode
 from evalyaml.syntax.lazyre import lazy_re
-from evalyaml.syntax.record import mutable_record
+from evalyaml.syntax.record import field, mutable_record
 from evalyaml.syntax.text import LineIndex
 from evalyaml.workspace.index import Workspace
 

@@ -1,26 +1,29 @@
 """`record` / `mutable_record` (`syntax/record.py`) behave as `dataclass(frozen=True, slots=True)`
 and `dataclass(slots=True)` do: the same constructor, repr text, equality, hashes, frozen
-errors, pickling, `dataclasses.replace` and `fields`. Each shape is built both ways from the same
-class body and the instances compared side by side.
+errors, pickling, `dataclasses.replace`, `fields` and `is_dataclass`. Each shape is built both
+ways from the same class body (each with its own `field`) and the instances compared side by
+side.
 """
 
 from __future__ import annotations
 
 import pickle
 from collections.abc import Callable
-from dataclasses import FrozenInstanceError, dataclass, field, fields, replace
+from dataclasses import FrozenInstanceError, dataclass, field, fields, is_dataclass, replace
 from typing import Any
 
 import pytest
 
+from evalyaml.syntax import record as ours
 from evalyaml.syntax.record import mutable_record, record
 
 Decorator = Callable[[type], type]
 FROZEN: list[Decorator] = [dataclass(frozen=True, slots=True), record]
 MUTABLE: list[Decorator] = [dataclass(slots=True), mutable_record]
+FieldFunction = Callable[..., Any]
 
 
-def plain_body() -> type:
+def plain_body(field: FieldFunction) -> type:
     class Point:
         """A point."""
         x: int
@@ -33,7 +36,7 @@ def plain_body() -> type:
     return Point
 
 
-def post_init_body() -> type:
+def post_init_body(field: FieldFunction) -> type:
     class Scaled:
         value: int
         double: int = field(init=False, default=0)
@@ -43,7 +46,7 @@ def post_init_body() -> type:
     return Scaled
 
 
-def own_methods_body() -> type:
+def own_methods_body(field: FieldFunction) -> type:
     class Own:  # noqa: PLW1641 - the hash a class with its own __eq__ gets is under test
         name: str
 
@@ -55,16 +58,17 @@ def own_methods_body() -> type:
     return Own
 
 
-def empty_body() -> type:
+def empty_body(field: FieldFunction) -> type:
     class Empty:
         pass
     return Empty
 
 
-def build(body: Callable[[], type], decorator: Decorator, prefix: str = "") -> Any:
+def build(body: Callable[[FieldFunction], type], decorator: Decorator, prefix: str = ""
+          ) -> Any:
     """The class of `body` under `decorator`, as a module global `prefix + its name` (pickle
     finds classes by name)."""
-    cls = body()
+    cls = body(ours.field if decorator in (record, mutable_record) else field)
     base = cls.__name__
     if prefix:
         cls.__name__ = cls.__qualname__ = prefix + base
@@ -104,30 +108,38 @@ def _observe(instance: Any, others: list[Any]) -> list[Any]:
 
 @pytest.mark.parametrize("body", BODIES)
 @pytest.mark.parametrize("frozen", [True, False])
-def test_a_record_behaves_as_the_dataclass(body: Callable[[], type], frozen: bool) -> None:
-    reference, ours = (build(body, decorator, f"{who}{int(frozen)}_") for who, decorator
-                       in zip(("Ref", "Our"), FROZEN if frozen else MUTABLE, strict=True))
-    ref_items, our_items = samples(reference), samples(ours)
+def test_a_record_behaves_as_the_dataclass(body: Callable[[FieldFunction], type],
+                                           frozen: bool) -> None:
+    reference, built = (build(body, decorator, f"{who}{int(frozen)}_") for who, decorator
+                        in zip(("Ref", "Our"), FROZEN if frozen else MUTABLE, strict=True))
+    ref_items, our_items = samples(reference), samples(built)
     for ref, our in zip(ref_items, our_items, strict=True):
         assert _observe(our, our_items) == _observe(ref, ref_items)
         assert pickle.loads(pickle.dumps(our)) == our
         assert _observe(pickle.loads(pickle.dumps(our)), our_items) == _observe(our, our_items)
+        assert is_dataclass(our)
         if fields(our):
             first = fields(our)[0].name
-            changed = replace(our, **{first: getattr(our, first)})
-            assert changed == our and changed is not our
+            for replacer in (replace, ours.replace):
+                changed = replacer(our, **{first: getattr(our, first)})
+                assert changed == our and changed is not our
+            other = type(getattr(our, first))()  # 0 or ""
+            assert _observe(ours.replace(our, **{first: other}), our_items) == _observe(
+                replace(ref, **{first: other}), ref_items)
         for name in [f.name for f in fields(our)] + ["unknown"]:
             if frozen:
-                with pytest.raises(FrozenInstanceError) as raised:
+                with pytest.raises(ours.FrozenInstanceError) as raised:
                     setattr(our, name, 1)
                 if name != "unknown":
                     with pytest.raises(FrozenInstanceError) as expected:
                         setattr(ref, name, 1)
                     assert str(raised.value) == str(expected.value)
-                with pytest.raises(FrozenInstanceError, match="cannot delete field"):
+                    assert isinstance(raised.value, AttributeError)
+                with pytest.raises(ours.FrozenInstanceError, match="cannot delete field"):
                     delattr(our, name)
-    assert [f.name for f in fields(ours)] == [f.name for f in fields(reference)]
-    assert ours.__slots__ == reference.__slots__
+    assert [(f.name, f.init, f.repr, f.compare, f.hash) for f in fields(built)] == [
+        (f.name, f.init, f.repr, f.compare, f.hash) for f in fields(reference)]
+    assert built.__slots__ == reference.__slots__
 
 
 def test_mutable_records_assign_and_are_unhashable() -> None:

@@ -7,11 +7,10 @@ future `--fix` in the CLI apply exactly the same change.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import field
 from enum import Enum
 
 from evalyaml.core.codes import Severity, severity_of
-from evalyaml.syntax.record import record
+from evalyaml.syntax.record import field, record
 from evalyaml.syntax.text import Span
 
 

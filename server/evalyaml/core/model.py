@@ -5,12 +5,11 @@ server reads them for symbols, hover and navigation.
 
 from __future__ import annotations
 
-from dataclasses import field
 from datetime import date
 
 from evalyaml.core.findings import Finding
 from evalyaml.core.kinds import FormatKind, Kind
-from evalyaml.syntax.record import mutable_record, record
+from evalyaml.syntax.record import field, mutable_record, record
 from evalyaml.syntax.text import Span
 
 

@@ -5,11 +5,10 @@ The clock is a plain `today` value so tests are deterministic and the CLI and se
 
 from __future__ import annotations
 
-from dataclasses import field
 from datetime import date
 from typing import Any
 
-from evalyaml.syntax.record import record
+from evalyaml.syntax.record import field, record
 
 
 @record

@@ -10,14 +10,13 @@ most specific `select` entry matching it is more specific than the most specific
 
 from __future__ import annotations
 
-from dataclasses import field
 from fnmatch import fnmatchcase
 from typing import Any
 
 from evalyaml.core.codes import CODES, Severity
 from evalyaml.core.findings import FindingSink
 from evalyaml.core.suggest import did_you_mean
-from evalyaml.syntax.record import record
+from evalyaml.syntax.record import field, record
 from evalyaml.syntax.text import Span
 
 SEVERITIES = {s.label: s for s in Severity}

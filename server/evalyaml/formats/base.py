@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import field
 from enum import IntEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
-from evalyaml.syntax.record import record
+from evalyaml.syntax.record import field, record
 
 if TYPE_CHECKING:
     from evalyaml.core.codes import Code

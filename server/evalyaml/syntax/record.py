@@ -1,30 +1,102 @@
-"""`record` and `mutable_record`: dataclasses with slots whose methods cost nothing at import.
+"""`record` and `mutable_record`: dataclasses with slots that cost next to nothing at import.
 
 Why: Python 3.11's `dataclass` compiles its generated methods one `exec` at a time, six for a
 frozen class (`__init__`, `__repr__`, `__eq__`, `__hash__`, `__setattr__`, `__delattr__`),
-about 1 ms a class on this project's machine; the sixty-odd classes a one-file `evalyaml check`
-imports cost it 60 ms of a 100 ms budget (issue #27, start-up). These decorators ask `dataclass`
-only for what generates no code (the fields, `__slots__`, `__match_args__`: `dataclasses.fields`
-and `dataclasses.replace` keep working) and supply the rest: `__eq__`, `__hash__`, `__repr__`,
-the frozen `__setattr__` / `__delattr__` and the frozen-slots pickling pair are shared closures
-over the class's field names, and `__init__`, which must be a real function with the class's
-own signature (some classes are built per case of a dataset), is compiled when the class is
-first instantiated, so a class the run never builds never pays for it.
+about 1 ms a class on this project's machine, and `import dataclasses` loads `inspect` with
+`ast`, `dis` and `tokenize` (10 ms more). The sixty-odd classes a one-file `evalyaml check`
+imports cost it 70 ms of a 100 ms budget (issue #27, start-up). These decorators build the
+same classes without either: the fields come from the class's annotations (`field(...)` as
+in dataclasses), `__eq__`, `__hash__`, `__repr__`, the frozen `__setattr__` / `__delattr__`
+and the frozen-slots pickling pair are shared closures over the field names, and `__init__`,
+which must be a real function with the class's own signature (some classes are built per case
+of a dataset), is compiled when the class is first instantiated: a class the run never builds
+never pays for it.
 
 Each method behaves as `dataclass(frozen=True, slots=True)` (`record`) or
 `dataclass(slots=True)` (`mutable_record`) writes it: the same repr text, equality on the same
-field tuples, the same hashes, `FrozenInstanceError` on assignment, a method the class defines
-itself kept; `tests/core/test_record.py` holds each against the standard decorator.
+field tuples, the same hashes, an `AttributeError` (`FrozenInstanceError`) on assignment, a
+method the class defines itself kept. `dataclasses.fields`, `replace` and `is_dataclass` work
+on them (`__dataclass_fields__` is built, importing dataclasses, when first read); `replace`
+here does the same without that import. mypy sees dataclasses' own `field` and `replace`.
+`tests/core/test_record.py` holds each class shape against the standard decorator.
 """
 
 from __future__ import annotations
 
 import _thread
 from collections.abc import Callable
-from dataclasses import MISSING, FrozenInstanceError, dataclass, field, fields
-from typing import Any, TypeVar, dataclass_transform
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, dataclass_transform
+
+__all__ = ["MISSING", "Field", "FrozenInstanceError", "field", "mutable_record", "record",
+           "replace"]
 
 T = TypeVar("T")
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+
+
+class FrozenInstanceError(AttributeError):
+    """Assignment to a field of a frozen record (dataclasses' error of the same name)."""
+
+
+class Field:
+    """One field: as `dataclasses.Field` has it, for the parameters records support."""
+
+    __slots__ = ("compare", "default", "default_factory", "hash", "init", "name", "repr",
+                 "type")
+
+    def __init__(self, default: Any = MISSING, *, default_factory: Any = MISSING,
+                 init: bool = True, repr: bool = True,
+                 hash: bool | None = None, compare: bool = True) -> None:
+        if default is not MISSING and default_factory is not MISSING:
+            raise ValueError("cannot specify both default and default_factory")
+        self.name = ""
+        self.type: Any = None
+        self.default = default
+        self.default_factory = default_factory
+        self.init = init
+        self.repr = repr
+        self.hash = hash
+        self.compare = compare
+
+    def named(self, name: str, annotation: Any) -> Field:
+        out = Field(self.default, default_factory=self.default_factory, init=self.init,
+                    repr=self.repr, hash=self.hash, compare=self.compare)
+        out.name, out.type = name, annotation
+        return out
+
+
+if TYPE_CHECKING:
+    from dataclasses import field, replace
+else:
+    def field(*, default=MISSING, default_factory=MISSING, init=True, repr=True,
+              hash=None, compare=True):
+        """A field's options, as `dataclasses.field` takes them."""
+        return Field(default, default_factory=default_factory, init=init, repr=repr,
+                     hash=hash, compare=compare)
+
+    def replace(obj, /, **changes):
+        """`dataclasses.replace`, for records without importing dataclasses."""
+        specs = getattr(type(obj), "__record_fields__", None)
+        if specs is None:
+            import dataclasses
+
+            return dataclasses.replace(obj, **changes)
+        for spec in specs:
+            if not spec.init:
+                if spec.name in changes:
+                    raise ValueError(f"field {spec.name} is declared with init=False, it "
+                                     "cannot be specified with replace()")
+                continue
+            if spec.name not in changes:
+                changes[spec.name] = getattr(obj, spec.name)
+        return obj.__class__(**changes)
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(field,))
@@ -39,34 +111,101 @@ def mutable_record(cls: type[T]) -> type[T]:
     return _build(cls, frozen=False)
 
 
+def _is_class_var(annotation: Any) -> bool:
+    if isinstance(annotation, str):
+        return annotation.startswith(("ClassVar", "typing.ClassVar"))
+    return getattr(annotation, "__origin__", annotation) is ClassVar
+
+
+def _fields_of(cls: type) -> tuple[Field, ...]:
+    """Base records' fields first, then this class's annotations in order, as dataclasses."""
+    found: dict[str, Field] = {}
+    for base in reversed(cls.__mro__[1:]):
+        for spec in base.__dict__.get("__record_fields__", ()):
+            found[spec.name] = spec
+    own = cls.__dict__
+    for name, annotation in own.get("__annotations__", {}).items():
+        if _is_class_var(annotation):
+            continue
+        value = own.get(name, MISSING)
+        spec = (value if isinstance(value, Field) else Field(value)).named(name, annotation)
+        if spec.default is not MISSING and type(spec.default).__hash__ is None:
+            raise ValueError(f"mutable default {type(spec.default)} for field {name} is not "
+                             "allowed: use default_factory")
+        found[name] = spec
+    seen_default = False
+    for spec in found.values():
+        if not spec.init:
+            continue
+        if spec.default is MISSING and spec.default_factory is MISSING:
+            if seen_default:
+                raise TypeError(f"non-default argument {spec.name!r} follows default argument")
+        else:
+            seen_default = True
+    return tuple(found.values())
+
+
 def _build(cls: type[T], *, frozen: bool) -> type[T]:
     own = cls.__dict__
+    if "__slots__" in own:
+        raise TypeError(f"{cls.__name__} already specifies __slots__")
     if frozen and ("__setattr__" in own or "__delattr__" in own):
         raise TypeError(f"Cannot overwrite attribute __setattr__ or __delattr__ in class "
                         f"{cls.__name__}")
+    specs = _fields_of(cls)
+    names = tuple(spec.name for spec in specs)
+    inherited = {slot for base in cls.__mro__[1:-1]
+                 for slot in base.__dict__.get("__slots__", ())}
+    body = {key: value for key, value in own.items()
+            if key not in names and key not in ("__dict__", "__weakref__")}
+    body["__slots__"] = tuple(name for name in names if name not in inherited)
+    body["__record_fields__"] = specs
+    body["__dataclass_fields__"] = _DataclassFields()
+    body.setdefault("__match_args__", tuple(spec.name for spec in specs if spec.init))
+    if not own.get("__doc__"):
+        body["__doc__"] = f"{cls.__name__}({', '.join(names)})"
+    if "__repr__" not in own:
+        body["__repr__"] = _repr_method(tuple(s.name for s in specs if s.repr))
+    if "__eq__" not in own:
+        body["__eq__"] = _eq_method(_getter(tuple(s.name for s in specs if s.compare)))
     class_hash = own.get("__hash__", MISSING)
-    explicit_hash = not (class_hash is MISSING or (class_hash is None and "__eq__" in own))
-    defines = {name for name in ("__eq__", "__repr__", "__init__") if name in own}
-    if not cls.__doc__:  # what `dataclass` would compute with `inspect.signature`, unpaid
-        cls.__doc__ = f"{cls.__name__}({', '.join(own.get('__annotations__', {}))})"
-    built: Any = dataclass(init=False, repr=False, eq=False, slots=True)(cls)
-    every = fields(built)
-    if "__repr__" not in defines:
-        built.__repr__ = _repr_method(tuple(f.name for f in every if f.repr))
-    if "__eq__" not in defines:
-        built.__eq__ = _eq_method(_getter(tuple(f.name for f in every if f.compare)))
-    if not explicit_hash:  # as dataclass's hash table has it for eq=True
-        built.__hash__ = _hash_method(_getter(tuple(
-            f.name for f in every if (f.compare if f.hash is None else f.hash)))) \
+    if class_hash is MISSING or (class_hash is None and "__eq__" in own):  # not explicit
+        body["__hash__"] = _hash_method(_getter(tuple(
+            s.name for s in specs if (s.compare if s.hash is None else s.hash)))) \
             if frozen else None
     if frozen:
-        names = frozenset(f.name for f in every)
-        built.__setattr__, built.__delattr__ = _frozen_methods(built, names)
-        built.__getstate__, built.__setstate__ = _state_methods(tuple(f.name for f in every))
-    if "__init__" not in defines:
+        body.setdefault("__getstate__", _getstate_method(names))
+        body.setdefault("__setstate__", _setstate_method(names))
+    metaclass: Any = type(cls)
+    built: Any = metaclass(cls.__name__, cls.__bases__, body)
+    built.__qualname__ = cls.__qualname__
+    if frozen:
+        built.__setattr__, built.__delattr__ = _frozen_methods(built, frozenset(names))
+    if "__init__" not in own:
         built.__init__ = _lazy_init(built, frozen=frozen)
     result: type[T] = built
     return result
+
+
+class _DataclassFields:
+    """`__dataclass_fields__`, built from the record's fields when first read (by
+    `dataclasses.fields`, `replace`, `is_dataclass`), with dataclasses' own `Field` objects."""
+
+    def __get__(self, obj: Any, owner: type) -> dict[str, Any]:
+        import dataclasses
+
+        out: dict[str, Any] = {}
+        for spec in owner.__dict__["__record_fields__"]:
+            made: Any = dataclasses.field(
+                default=dataclasses.MISSING if spec.default is MISSING else spec.default,
+                default_factory=dataclasses.MISSING if spec.default_factory is MISSING
+                else spec.default_factory,
+                init=spec.init, repr=spec.repr, hash=spec.hash, compare=spec.compare)
+            made.name, made.type = spec.name, spec.type
+            made._field_type = dataclasses._FIELD  # type: ignore[attr-defined]  # as _get_field
+            out[spec.name] = made
+        type.__setattr__(owner, "__dataclass_fields__", out)
+        return out
 
 
 def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
@@ -76,6 +215,7 @@ def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
     if len(names) == 1:
         name = names[0]
         return lambda obj: (getattr(obj, name),)
+
     def get(obj: Any) -> tuple[Any, ...]:
         return tuple([getattr(obj, name) for name in names])
     return get
@@ -126,16 +266,18 @@ def _frozen_methods(cls: Any, names: frozenset[str]
     return __setattr__, __delattr__
 
 
-def _state_methods(names: tuple[str, ...]
-                   ) -> tuple[Callable[[Any], list[Any]], Callable[[Any, list[Any]], None]]:
+def _getstate_method(names: tuple[str, ...]) -> Callable[[Any], list[Any]]:
     """Pickling a frozen class with slots (the language server's worker processes do)."""
     def __getstate__(self: Any) -> list[Any]:
         return [getattr(self, name) for name in names]
+    return __getstate__
 
+
+def _setstate_method(names: tuple[str, ...]) -> Callable[[Any, list[Any]], None]:
     def __setstate__(self: Any, state: list[Any]) -> None:
         for name, value in zip(names, state, strict=False):
             object.__setattr__(self, name, value)
-    return __getstate__, __setstate__
+    return __setstate__
 
 
 def _lazy_init(cls: Any, *, frozen: bool) -> Callable[..., None]:
@@ -161,23 +303,23 @@ def _compile_init(cls: Any, *, frozen: bool) -> Callable[..., None]:
     factories called per instance, `__post_init__` last."""
     scope: dict[str, Any] = {"__set": object.__setattr__, "__HAS_FACTORY": _HAS_FACTORY}
     params, body = ["self"], []
-    for f in fields(cls):
-        name = f.name
-        if f.default_factory is not MISSING:
-            scope[f"__factory_{name}"] = f.default_factory
-            if f.init:
+    for spec in cls.__record_fields__:
+        name = spec.name
+        if spec.default_factory is not MISSING:
+            scope[f"__factory_{name}"] = spec.default_factory
+            if spec.init:
                 params.append(f"{name}=__HAS_FACTORY")
                 value = f"__factory_{name}() if {name} is __HAS_FACTORY else {name}"
             else:
                 value = f"__factory_{name}()"
-        elif f.default is not MISSING:
-            scope[f"__default_{name}"] = f.default
-            if f.init:
+        elif spec.default is not MISSING:
+            scope[f"__default_{name}"] = spec.default
+            if spec.init:
                 params.append(f"{name}=__default_{name}")
                 value = name
             else:
                 value = f"__default_{name}"
-        elif f.init:
+        elif spec.init:
             params.append(name)
             value = name
         else:

@@ -12,14 +12,13 @@ configuration mistake, and a broken bundle is left out rather than stopping the 
 
 from __future__ import annotations
 
-from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from evalyaml.config import PYPROJECT, Config, key_span, table_start
 from evalyaml.core.findings import Finding, FindingSink
 from evalyaml.syntax.lazyre import lazy_re
-from evalyaml.syntax.record import mutable_record
+from evalyaml.syntax.record import field, mutable_record
 from evalyaml.syntax.text import LineIndex, Span
 
 SUFFIX = ".schema.json"

@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -25,7 +24,7 @@ from evalyaml.core.suggest import best
 from evalyaml.formats import format_of
 from evalyaml.formats.base import Resolved
 from evalyaml.syntax.lazyre import lazy_re
-from evalyaml.syntax.record import mutable_record
+from evalyaml.syntax.record import field, mutable_record
 from evalyaml.syntax.text import Position, Span
 from evalyaml.workspace.named import RecordingFiles
 from evalyaml.workspace.resolve import Resolution, Status, newest_first

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -24,7 +23,7 @@ from typing import Any
 from evalyaml.config import Config, find_root, load_config
 from evalyaml.core.findings import Finding
 from evalyaml.core.options import Options
-from evalyaml.syntax.record import mutable_record
+from evalyaml.syntax.record import mutable_record, replace
 from evalyaml.workspace.bundles import Bundles, load_bundles
 from evalyaml.workspace.discovery import discover
 

@@ -9,7 +9,6 @@ editor and CI never disagree about a silenced finding. A suppression that silenc
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
@@ -19,6 +18,7 @@ from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
 from evalyaml.core.rules import Rules
 from evalyaml.core.suggest import did_you_mean
+from evalyaml.syntax.record import replace
 from evalyaml.syntax.suppress import SUPPRESSIONS, Directive
 from evalyaml.syntax.suppress import Code as Written
 from evalyaml.workspace.roots import WorkspaceRoot

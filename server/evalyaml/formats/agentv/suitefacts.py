@@ -5,11 +5,9 @@ other."""
 
 from __future__ import annotations
 
-from dataclasses import field
-
 from evalyaml.core.model import CaseSummary
 from evalyaml.formats.agentv.depends import Dependency
-from evalyaml.syntax.record import mutable_record
+from evalyaml.syntax.record import field, mutable_record
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import PyValue
 

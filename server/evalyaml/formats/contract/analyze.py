@@ -8,7 +8,6 @@ per-case path (`formats.contract.dataset`), everything else is parsed whole.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from evalyaml.core.findings import Finding, FindingSink, Related
@@ -24,6 +23,7 @@ from evalyaml.formats.contract.detect import (
 )
 from evalyaml.formats.contract.judge import analyze_judge
 from evalyaml.formats.contract.rubric import analyze_rubric
+from evalyaml.syntax.record import replace
 from evalyaml.syntax.tree import Budget, ExpansionLimit, Mapping
 from evalyaml.syntax.yaml.parse import parse_text
 from evalyaml.syntax.yaml.segments import has_questions_line, has_root_schema_key

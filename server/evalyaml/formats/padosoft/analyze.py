@@ -4,7 +4,6 @@ registry in `__init__`, which discovery imports): the rules, the YAML and JSON r
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from evalyaml.core.findings import FindingSink
@@ -20,6 +19,7 @@ from evalyaml.formats.padosoft.eval_set import check_eval_set
 from evalyaml.formats.padosoft.kinds import CALIBRATION, DATASET, EVAL_SET
 from evalyaml.syntax.lazyre import lazy_re
 from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.record import replace
 from evalyaml.syntax.yaml.parse import parse_text
 
 if TYPE_CHECKING:

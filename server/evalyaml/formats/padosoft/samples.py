@@ -12,7 +12,6 @@ is analysed whole by the caller.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from evalyaml.core.findings import Finding, FindingSink
 from evalyaml.core.items import Item, ItemState, analyze_items, shift_span
@@ -27,6 +26,7 @@ from evalyaml.formats.padosoft.dataset import (
 )
 from evalyaml.formats.padosoft.kinds import DATASET
 from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.record import replace
 from evalyaml.syntax.text import LineIndex, Span
 from evalyaml.syntax.tree import Mapping
 from evalyaml.syntax.yaml.parse import parse_lone_item, parse_text
