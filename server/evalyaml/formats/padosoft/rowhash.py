@@ -15,10 +15,10 @@ integers), `ksort`'s PHP 8 ordering and `json_encode`'s number and escape format
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 from functools import cmp_to_key
+from typing import TYPE_CHECKING
 
 from evalyaml.core.findings import FindingSink
 from evalyaml.formats.padosoft.values import Timestamp, scalar_value
@@ -26,6 +26,14 @@ from evalyaml.syntax.record import record
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import MERGE_TAG, Budget, Mapping, Node, Scalar, Sequence
 from evalyaml.syntax.yaml.parse import parse_text
+
+if TYPE_CHECKING:
+    from hashlib import sha256
+else:
+    try:  # the interpreter's own sha256: `import hashlib` would load OpenSSL for it (#27)
+        from _sha256 import sha256  # Python 3.11
+    except ImportError:  # pragma: no cover - renamed in 3.12; hashlib's gives the same digest
+        from hashlib import sha256
 
 _CANONICAL_INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
 _NUMERIC = re.compile(r"[ \t\n\r\v\f]*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
@@ -98,7 +106,7 @@ def hash_parts(input_value: PhpValue, expected: PhpValue) -> str:
     """`RowHash::fromParts` on PHP values already built."""
     payload: dict[PhpKey, PhpValue] = {"input": _canonical(input_value),
                                        "expected": _canonical(expected)}
-    return hashlib.sha256(encode(payload).encode("utf-8")).hexdigest()
+    return sha256(encode(payload).encode("utf-8")).hexdigest()
 
 
 def _php(node: Node, budget: Budget) -> PhpValue:
