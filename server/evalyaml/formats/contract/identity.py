@@ -6,8 +6,6 @@ quoted fix, rather than a bare "must be a string".
 
 from __future__ import annotations
 
-from semver import Version
-
 from evalyaml.core.findings import FindingSink, Fix, TextEdit
 from evalyaml.syntax.lazyre import lazy_re
 from evalyaml.syntax.text import LineIndex, Span
@@ -47,6 +45,8 @@ def check_version(
                        preferred=True),),
         )
         return None, span
+    from semver import Version  # here: a dataset, which declares no version, never needs it
+
     try:
         Version.parse(node.text)
     except (ValueError, TypeError):

@@ -9,8 +9,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from semver import Version
-
 from evalyaml.core.kinds import FileKind
 from evalyaml.core.model import Pin
 
@@ -27,6 +25,8 @@ def parse_pin(text: str) -> Pin | None:
             return Pin(text, int(partial.group(1)), int(minor) if minor is not None else None)
         except ValueError:  # over Python's 4,300-digit limit for int(): not a usable pin
             return None
+    from semver import Version  # here: a MAJOR or MAJOR.MINOR pin needs no semver (#27)
+
     try:
         version = Version.parse(text)
     except (ValueError, TypeError):
