@@ -1,0 +1,76 @@
+"""Item lists analysed item by item or row by row (issue #27: every format's 10,000-item file
+edits as fast as a contract dataset) against one pass over the whole file: through the same edit
+scripts as the server's differential test, with the document's cache across the edits and
+without one, the findings, cases, definitions, file references and facts are the whole file's.
+
+The shapes: AgentV JSONL cases files, promptfoo tests files (YAML lists and JSONL), Padosoft
+calibration files, Apastra JSONL dataset cases (`syntax/rowchecks.py`, `core/items.py`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from tests.hostile.edits import STEP
+from tests.hostile.harness import EXAMPLES, TODAY, profile
+from tests.hostile.test_incremental_core import _apply, _whole_keys
+
+
+def _agentv_jsonl() -> str:
+    rows: list[object] = [
+        {"id": "refund", "input": "What is the refund policy?", "criteria": "States it.",
+         "assertions": [{"type": "contains", "value": "refund"}]},
+        {"id": "grader", "input": "Where is my order?", "criteria": "Answers.",
+         "assertions": [{"type": "llm-grader", "prompt": "file://prompts/support-grader.md"}]},
+        {"id": "old", "input": "hi", "expected_outcome": "a greeting", "vars": {"q": 1}},
+        [1, 2],
+        {"id": "typo", "input": "hi", "critera": "x", "assertions": [{"type": "contians"}]},
+        {"id": "refund", "input": "again", "criteria": "dup"},
+    ]
+    return "".join(json.dumps(row) + "\n" for row in rows) + "\n" + '{"id": "bad",\n'
+
+
+def _analyze_agentv(text: str, path: str, options: Any, cache: Any, whole: bool) -> Any:
+    from evalyaml.formats import agentv
+
+    return agentv.FORMAT.analyze(text, path, agentv.CASES, options, cache=cache, whole=whole)
+
+
+SHAPES: dict[str, tuple[str, Callable[[], str], Callable[..., Any]]] = {
+    "agentv-jsonl": ("agentv/evals/cases.jsonl", _agentv_jsonl, _analyze_agentv),
+}
+
+
+def _run(shape: str, steps: list[tuple[Any, ...]]) -> None:
+    from evalyaml.core.incremental import CaseCache
+    from evalyaml.core.options import Options
+
+    rel, make, analyze = SHAPES[shape]
+    options = Options(today=date.fromisoformat(TODAY), root=str(EXAMPLES))
+    path = str(EXAMPLES / rel)
+    text = make()
+    cache = CaseCache()
+    undo: list[tuple[int, int, str]] = []
+    for step in [("undo",), *steps]:
+        edited = _apply(text, step, undo)
+        text = edited if edited is not None else text
+        expected = _whole_keys(analyze(text, path, options, None, True))
+        assert _whole_keys(analyze(text, path, options, cache, False)) == expected, text
+        assert _whole_keys(analyze(text, path, options, None, False)) == expected, text
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_unedited_item_by_item_equals_the_whole_file(shape: str) -> None:
+    _run(shape, [])
+
+
+@profile(150)
+@given(shape=st.sampled_from(sorted(SHAPES)), steps=st.lists(STEP, min_size=8, max_size=40))
+def test_item_by_item_equals_the_whole_file(shape: str, steps: list[tuple[Any, ...]]) -> None:
+    _run(shape, steps)
