@@ -42,8 +42,70 @@ def _analyze_agentv(text: str, path: str, options: Any, cache: Any, whole: bool)
     return agentv.FORMAT.analyze(text, path, agentv.CASES, options, cache=cache, whole=whole)
 
 
+def _promptfoo_tests() -> list[object]:
+    return [
+        {"description": "refund", "vars": {"question": "Refund?"},
+         "assert": [{"type": "icontains", "value": "refund"}]},
+        {"vars": {"question": "No description"}, "assert": [{"type": "contains", "value": "a"}]},
+        {"vars": {"question": "Also none"}},
+        {"description": "typo", "varz": {"q": 1}, "assert": [{"type": "contans"}]},
+        {"vars": "file://vars/missing.yaml", "threshold": "high",
+         "assert": [{"type": "python", "value": "file://asserts/check.py"}]},
+        "file://more-tests.yaml",
+        {"description": "empty"},
+    ]
+
+
+def _promptfoo_yaml() -> str:
+    return """# tests named by promptfooconfig.yaml
+- description: refund
+  vars:
+    question: Refund?
+  assert:
+    - type: icontains
+      value: refund
+- vars:
+    question: No description
+  assert:
+    - type: contains
+      value: a
+- vars: {question: Also none}
+- description: typo
+  varz: {q: 1}
+  assert:
+    - type: contans
+- vars: file://vars/missing.yaml
+  threshold: high
+  assert:
+    - type: python
+      value: file://asserts/check.py
+- file://more-tests.yaml
+- description: empty
+
+- vars:
+    question: |
+      a block
+  assert: [{type: equals, value: x}]
+"""
+
+
+def _promptfoo_jsonl() -> str:
+    return "".join(json.dumps(test) + "\n" for test in _promptfoo_tests()) + "\n[1]\n{\"x\n"
+
+
+def _analyze_promptfoo(text: str, path: str, options: Any, cache: Any, whole: bool) -> Any:
+    from evalyaml.formats import promptfoo
+
+    return promptfoo.FORMAT.analyze(text, path, promptfoo.TESTS, options, cache=cache,
+                                    whole=whole)
+
+
 SHAPES: dict[str, tuple[str, Callable[[], str], Callable[..., Any]]] = {
     "agentv-jsonl": ("agentv/evals/cases.jsonl", _agentv_jsonl, _analyze_agentv),
+    "promptfoo-tests-yaml": ("promptfoo/clean/tests/big.yaml", _promptfoo_yaml,
+                             _analyze_promptfoo),
+    "promptfoo-tests-jsonl": ("promptfoo/clean/tests/big.jsonl", _promptfoo_jsonl,
+                              _analyze_promptfoo),
 }
 
 
@@ -74,3 +136,29 @@ def test_unedited_item_by_item_equals_the_whole_file(shape: str) -> None:
 @given(shape=st.sampled_from(sorted(SHAPES)), steps=st.lists(STEP, min_size=8, max_size=40))
 def test_item_by_item_equals_the_whole_file(shape: str, steps: list[tuple[Any, ...]]) -> None:
     _run(shape, steps)
+
+
+@pytest.mark.parametrize(("shape", "good", "bad", "code"), [
+    ("agentv-jsonl", '"criteria": "States it."', '"critera": "States it."', "EY601"),
+    ("promptfoo-tests-jsonl", '"vars": {"question": "Refund?"}', '"varz": {"question": "R"}',
+     "EYPF001"),
+])
+def test_a_one_row_edit_checks_that_row_alone(shape: str, good: str, bad: str,
+                                              code: str) -> None:
+    from evalyaml.core.incremental import CaseCache
+    from evalyaml.core.options import Options
+    from evalyaml.syntax.rowchecks import RowState
+
+    rel, make, analyze = SHAPES[shape]
+    options = Options(root=str(EXAMPLES))
+    text = make()
+    cache = CaseCache()
+    before = analyze(text, str(EXAMPLES / rel), options, cache, False)
+    state = next(s for s in cache._format_state.values() if isinstance(s, RowState))
+    checked = state.checked
+    after = analyze(text.replace(good, bad, 1), str(EXAMPLES / rel), options, cache, False)
+    assert state.checked == checked + 1
+    added = sorted(set(map(repr, after.findings)) - set(map(repr, before.findings)))
+    assert [a.split("code='")[1][:len(code)] for a in added] == [code]
+    first = next(f for f in after.findings if f.code == code and f.span.start.line == 0)
+    assert first.span.start.character == text.index(good)  # the key, its quote included

@@ -13,7 +13,12 @@ from evalyaml.core.kinds import Kind
 from evalyaml.core.model import CaseSummary, FileAnalysis, FileRef
 from evalyaml.core.options import Options
 from evalyaml.formats.promptfoo import scripts
-from evalyaml.formats.promptfoo.bytest import STATE, analyze_config_by_test
+from evalyaml.formats.promptfoo.bytest import (
+    STATE,
+    TESTS_STATE,
+    analyze_config_by_test,
+    analyze_tests_file_by_test,
+)
 from evalyaml.formats.promptfoo.common import Context
 from evalyaml.formats.promptfoo.config import check_config
 from evalyaml.formats.promptfoo.cross import FACTS
@@ -26,6 +31,7 @@ from evalyaml.formats.promptfoo.tests import check_test
 from evalyaml.syntax.json import parse_json
 from evalyaml.syntax.jsonl import parse_jsonl, require_objects
 from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.rowchecks import RowState
 from evalyaml.syntax.text import LineIndex
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 from evalyaml.syntax.yaml.parse import parse_text
@@ -42,8 +48,8 @@ KINDS: tuple[Kind, ...] = (CONFIG, TESTS, TABLE, PROMPT, SCRIPTS)
 def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
             forced: bool = False, cache: CaseCache | None = None,
             mapper: CaseMapper | None = None, whole: bool = False) -> FileAnalysis:
-    """A YAML config test by test where it splits (`bytest`), unless `whole` (what that
-    must equal, for the tests)."""
+    """A YAML config or tests file test by test where it splits (`bytest`), a JSONL tests file
+    row by row (`byrow`), unless `whole` (what those must equal, for the tests)."""
     if kind not in KINDS:
         kind = CONFIG
     if kind is SCRIPTS:
@@ -56,6 +62,16 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
         _prompt_file(text, lower, sink)
     elif kind is TABLE:
         check_table(text, sink)
+    elif kind is TESTS and lower.endswith(".jsonl") and not whole:
+        from evalyaml.formats.promptfoo.byrow import STATE as ROWS
+        from evalyaml.formats.promptfoo.byrow import tests_jsonl
+        tests_jsonl(text, sink, facts,
+                    cache.format_state(ROWS, RowState) if cache is not None else None)
+    elif kind is TESTS and not whole and not lower.endswith((".json", ".jsonl")) and \
+            (tests := analyze_tests_file_by_test(text, options, cache.format_state(
+                TESTS_STATE, ItemState) if cache is not None else None)) is not None:
+        sink.findings.extend(tests[0])
+        facts = tests[1]
     elif kind is TESTS and lower.endswith(".jsonl"):
         doc = parse_jsonl(text, sink)
         require_objects(doc, sink, code="EY200", what="each line of a promptfoo tests file")
