@@ -31,7 +31,6 @@ from evalyaml.formats.promptfoo.tests import check_test
 from evalyaml.syntax.json import parse_json
 from evalyaml.syntax.jsonl import parse_jsonl, require_objects
 from evalyaml.syntax.parsed import ParsedText
-from evalyaml.syntax.rowchecks import RowState
 from evalyaml.syntax.text import LineIndex
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 from evalyaml.syntax.yaml.parse import parse_text
@@ -57,21 +56,20 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
     sink = FindingSink(strict=options.strict)
     result = FileAnalysis(path, kind)
     facts = ConfigFacts()
+    cases: list[CaseSummary] | None = None  # when a path below has them ready
     lower = (path or "").lower()
     if kind is PROMPT:
         _prompt_file(text, lower, sink)
     elif kind is TABLE:
         check_table(text, sink)
     elif kind is TESTS and lower.endswith(".jsonl") and not whole:
-        from evalyaml.formats.promptfoo.byrow import STATE as ROWS
         from evalyaml.formats.promptfoo.byrow import tests_jsonl
-        tests_jsonl(text, sink, facts,
-                    cache.format_state(ROWS, RowState) if cache is not None else None)
+        cases = tests_jsonl(text, sink, facts, cache)
     elif kind is TESTS and not whole and not lower.endswith((".json", ".jsonl")) and \
             (tests := analyze_tests_file_by_test(text, options, cache.format_state(
                 TESTS_STATE, ItemState) if cache is not None else None)) is not None:
         sink.findings.extend(tests[0])
-        facts = tests[1]
+        facts, cases = tests[1], tests[2]
     elif kind is TESTS and lower.endswith(".jsonl"):
         doc = parse_jsonl(text, sink)
         require_objects(doc, sink, code="EY200", what="each line of a promptfoo tests file")
@@ -83,8 +81,7 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
     elif kind is CONFIG and not whole and not lower.endswith(".json") and \
             (by_test := _config_by_test(text, options, cache)) is not None:
         findings, facts, cases = by_test
-        _record(result, facts, path, kind, options)
-        result.cases = cases
+        _record(result, facts, path, kind, options, cases=cases)
         result.findings = list(dict.fromkeys(findings))
         return result
     else:
@@ -98,7 +95,7 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
                 _tests_file(Context(parsed, sink, external=True), root, facts)
             else:
                 check_config(Context(parsed, sink), root, facts)
-    _record(result, facts, path, kind, options)
+    _record(result, facts, path, kind, options, cases=cases)
     result.findings = list(dict.fromkeys(sink.findings))
     return result
 
@@ -134,9 +131,11 @@ def _tests_file(ctx: Context, root: Node | None, facts: ConfigFacts) -> None:
 
 
 def _record(result: FileAnalysis, facts: ConfigFacts, path: str | None, kind: Kind,
-            options: Options) -> None:
+            options: Options, *, cases: list[CaseSummary] | None = None) -> None:
+    """`cases`: `facts.cases` as summaries, when the caller has them (item by item)."""
     result.facts[FACTS] = facts
-    result.cases = [CaseSummary(name, span, name_span) for name, span, name_span in facts.cases]
+    result.cases = cases if cases is not None else \
+        [CaseSummary(name, span, name_span) for name, span, name_span in facts.cases]
     if path is None:
         return
     folder = PurePath(path).parent

@@ -6,7 +6,11 @@ index (`tests[3]`, "test 4" for a test with no description) serves that index on
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from evalyaml.core.findings import FindingSink
+from evalyaml.core.joined import Joined
 from evalyaml.core.model import CaseSummary
 from evalyaml.formats.promptfoo.bytest import TestItem, case_tuple, quotes_index
 from evalyaml.formats.promptfoo.common import Context
@@ -19,7 +23,11 @@ from evalyaml.syntax.rowchecks import RowState, analyze_rows
 from evalyaml.syntax.text import LineIndex
 from evalyaml.syntax.tree import Mapping
 
+if TYPE_CHECKING:
+    from evalyaml.core.incremental import CaseCache
+
 STATE = "promptfoo-tests-rows"
+JOINED = "promptfoo-tests-rows-joined"
 WHAT = "each line of a promptfoo tests file"
 
 RowFacts = tuple[TestItem, bool]  # the test's facts; whether they quote its index
@@ -52,12 +60,26 @@ class TestRows:
         return facts[0].shifted(lines), facts[1]
 
 
-def tests_jsonl(text: str, sink: FindingSink, facts: ConfigFacts, state: RowState[RowFacts] | None
-                ) -> None:
-    """The rows' findings into `sink`, their refs, tests and cases into `facts`."""
-    for placed in analyze_rows(text, TestRows(sink.strict), state):
-        sink.findings.extend(placed.findings)
-        test = placed.facts[0]
-        facts.refs.extend(test.refs)
-        facts.tests.extend(test.tests)
-        facts.cases.extend(map(case_tuple, test.cases))
+def tests_jsonl(text: str, sink: FindingSink, facts: ConfigFacts, cache: CaseCache | None
+                ) -> list[CaseSummary]:
+    """The rows' findings into `sink`, their refs, tests and cases into `facts`; the cases."""
+    state: RowState[RowFacts] | None = \
+        cache.format_state(STATE, RowState) if cache is not None else None
+    rows = analyze_rows(text, TestRows(sink.strict), state)
+    joined = cache.format_state(JOINED, _joined) if cache is not None else _joined()
+    findings, refs, tests, cases, summaries = joined.update(rows)
+    sink.findings.extend(findings)  # type: ignore[arg-type]
+    facts.refs.extend(refs)  # type: ignore[arg-type]
+    facts.tests.extend(tests)  # type: ignore[arg-type]
+    facts.cases.extend(cases)  # type: ignore[arg-type]
+    return summaries  # type: ignore[return-value]
+
+
+def _joined() -> Joined[LineResult[RowFacts]]:
+    return Joined(_fields, 5)
+
+
+def _fields(row: LineResult[RowFacts]) -> tuple[Sequence[object], ...]:
+    test = row.facts[0]
+    return (row.findings, test.refs, test.tests, [case_tuple(c) for c in test.cases],
+            test.cases)

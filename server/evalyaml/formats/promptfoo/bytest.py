@@ -15,11 +15,12 @@ way. A file that does not split, a test that does not parse as written, or a con
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from evalyaml.core.findings import Finding, FindingSink
 from evalyaml.core.items import Item, ItemState, analyze_items, shift_span
+from evalyaml.core.joined import Joined
 from evalyaml.core.model import CaseSummary
 from evalyaml.core.options import Options
 from evalyaml.formats.promptfoo.common import Context
@@ -156,18 +157,25 @@ def quotes_index(facts: ConfigFacts, index: int) -> bool:
 
 
 def analyze_tests_file_by_test(text: str, options: Options, state: ItemState | None
-                               ) -> tuple[list[Finding], ConfigFacts] | None:
-    """A YAML tests file's findings and facts, as `analyze._tests_file` gives them."""
+                               ) -> tuple[list[Finding], ConfigFacts, list[CaseSummary]] | None:
+    """A YAML tests file's findings, facts and cases, as `analyze._tests_file` gives them."""
     done = analyze_items(text, TestsFileRules(), options, state)
     if done is None:
         return None
-    items = [item.facts for item in done.items]
-    facts = ConfigFacts(
-        refs=list(itertools.chain.from_iterable(i.refs for i in items)),
-        tests=list(itertools.chain.from_iterable(i.tests for i in items)),
-        cases=[case_tuple(c) for i in items for c in i.cases])
-    findings = list(itertools.chain.from_iterable(item.findings for item in done.items))
-    return findings, facts
+    joined = state.extra.get(TESTS_STATE) if state is not None else None
+    if not isinstance(joined, Joined):
+        joined = Joined(_fields, 5)
+        if state is not None:
+            state.extra[TESTS_STATE] = joined
+    findings, refs, tests, cases, summaries = joined.update(done.items)
+    facts = ConfigFacts(refs=refs, tests=tests, cases=cases)  # type: ignore[arg-type]
+    return findings, facts, summaries  # type: ignore[return-value]
+
+
+def _fields(item: Item[TestItem]) -> tuple[Sequence[object], ...]:
+    test = item.facts
+    return (item.findings, test.refs, test.tests, [case_tuple(c) for c in test.cases],
+            test.cases)
 
 
 def analyze_config_by_test(text: str, options: Options, state: ItemState | None
