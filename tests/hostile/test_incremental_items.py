@@ -100,8 +100,28 @@ def _analyze_promptfoo(text: str, path: str, options: Any, cache: Any, whole: bo
                                     whole=whole)
 
 
+def _apastra_jsonl() -> str:
+    text = (EXAMPLES / "apastra/promptops/datasets/support-faq/dataset.jsonl").read_text("utf-8")
+    return text + "".join(json.dumps(row) + "\n" for row in [
+        {"case_id": "refund-window", "inputs": {"text": "again"}},
+        {"case_id": "no-inputs", "expected_outputs": {"should_contain": 3}},
+        {"case_id": "digest", "inputs": {"text": "x"}, "metadata": {"digest": "sha256:"}},
+        {"inputs": {"text": "no id"}, "extra": True},
+        [1, 2],
+    ]) + "\n" + '{"case_id": "open",\n'
+
+
+def _analyze_apastra(text: str, path: str, options: Any, cache: Any, whole: bool) -> Any:
+    from evalyaml.formats.apastra.analyze import analyze
+    from evalyaml.formats.apastra.kinds import CASES
+
+    return analyze(text, path, CASES, options, cache, whole=whole)
+
+
 SHAPES: dict[str, tuple[str, Callable[[], str], Callable[..., Any]]] = {
     "agentv-jsonl": ("agentv/evals/cases.jsonl", _agentv_jsonl, _analyze_agentv),
+    "apastra-jsonl": ("apastra/promptops/datasets/support-faq/dataset.jsonl", _apastra_jsonl,
+                      _analyze_apastra),
     "promptfoo-tests-yaml": ("promptfoo/clean/tests/big.yaml", _promptfoo_yaml,
                              _analyze_promptfoo),
     "promptfoo-tests-jsonl": ("promptfoo/clean/tests/big.jsonl", _promptfoo_jsonl,
@@ -140,6 +160,7 @@ def test_item_by_item_equals_the_whole_file(shape: str, steps: list[tuple[Any, .
 
 @pytest.mark.parametrize(("shape", "good", "bad", "code"), [
     ("agentv-jsonl", '"criteria": "States it."', '"critera": "States it."', "EY601"),
+    ("apastra-jsonl", '"case_id": "refund-window"', '"case_idd": "refund-window"', "EY800"),
     ("promptfoo-tests-jsonl", '"vars": {"question": "Refund?"}', '"varz": {"question": "R"}',
      "EYPF001"),
 ])

@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 
 
 def analyze(text: str, path: str | None, kind: Kind | None, options: Options,
-            cache: CaseCache | None) -> FileAnalysis:
+            cache: CaseCache | None, *, whole: bool = False) -> FileAnalysis:
+    """A JSONL file row by row (`byrow`), unless `whole` (what that must equal)."""
     if not isinstance(kind, FormatKind) or kind not in SCHEMA_OF:
         claimed = detect.claim(text, path, options.root)
         kind = claimed.kind if isinstance(claimed, Claim) else PROMPT
@@ -44,7 +45,10 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options,
     sink = FindingSink(strict=options.strict)
     result = FileAnalysis(path, kind)
     suffix = PurePath(path).suffix.lower() if path else ".yaml"
-    if kind in LINE_KINDS or suffix == ".jsonl":
+    if (kind in LINE_KINDS or suffix == ".jsonl") and not whole:
+        from evalyaml.formats.apastra.byrow import analyze_rows_of
+        analyze_rows_of(text, path, kind, sink, result=result, cache=cache)
+    elif kind in LINE_KINDS or suffix == ".jsonl":
         line_cache: LineCache[RowTree] | None = (
             cache.format_state("apastra-jsonl", LineCache) if cache is not None else None)
         _analyze_lines(text, path, kind, sink, result=result, cache=line_cache)
@@ -60,7 +64,7 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options,
     return result
 
 
-def _validate(ctx: Context, root: Node, kind: FormatKind, *, root_name: str = "the document"
+def validate(ctx: Context, root: Node, kind: FormatKind, *, root_name: str = "the document"
               ) -> set[int] | None:
     """Schema findings; the offsets of values already flagged (None: the value could not be
     built)."""
@@ -107,7 +111,7 @@ def _analyze_document(ctx: Context, root: Node, kind: FormatKind, result: FileAn
     what needs every line of the document (its self-digest, the lists the cross checks
     compare: metrics, variables, placeholders, thresholds against the suite's evaluators) is
     left out rather than computed on part of it; `blanked` are the lines recovery blanked."""
-    flagged = _validate(ctx, root, kind)
+    flagged = validate(ctx, root, kind)
     if flagged is None:
         return
     rules.define(ctx, root, kind, result)
@@ -146,7 +150,7 @@ def _analyze_lines(text: str, path: str | None, kind: FormatKind, sink: FindingS
         if row.root is None:
             continue
         ctx = Context(text, lines, sink, base=row.start_offset)
-        flagged = _validate(ctx, row.root, kind, root_name=f"line {row.number + 1}")
+        flagged = validate(ctx, row.root, kind, root_name=f"line {row.number + 1}")
         if flagged is not None:
             rules.check_digests(ctx, row.root, kind, flagged, None)
         rows.append((ctx, row.root))
