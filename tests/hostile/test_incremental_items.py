@@ -118,10 +118,42 @@ def _analyze_apastra(text: str, path: str, options: Any, cache: Any, whole: bool
     return analyze(text, path, CASES, options, cache, whole=whole)
 
 
+def _calibration() -> str:
+    text = (EXAMPLES / "padosoft/eval/calibration/judge-cases.v1.yaml").read_text("utf-8")
+    return text + """  - id: refund-correct
+    input: {question: again}
+    expected: 100
+    actual: "x"
+    human_verdict: Pass
+  - id:
+    inputt: {}
+    actual_output: y
+  - [a, b]
+  - id: last
+    input: []
+    expected: "z"
+    actual: "z"
+    human_verdict: fail
+    note: extra
+"""
+
+
+def _analyze_calibration(text: str, path: str, options: Any, cache: Any, whole: bool) -> Any:
+    from evalyaml.formats import padosoft
+    from evalyaml.formats.padosoft.analyze import analyze_whole
+    from evalyaml.formats.padosoft.kinds import CALIBRATION
+
+    if whole:
+        return analyze_whole(text, path, CALIBRATION, options)
+    return padosoft.FORMAT.analyze(text, path, CALIBRATION, options, cache=cache)
+
+
 SHAPES: dict[str, tuple[str, Callable[[], str], Callable[..., Any]]] = {
     "agentv-jsonl": ("agentv/evals/cases.jsonl", _agentv_jsonl, _analyze_agentv),
     "apastra-jsonl": ("apastra/promptops/datasets/support-faq/dataset.jsonl", _apastra_jsonl,
                       _analyze_apastra),
+    "padosoft-calibration": ("padosoft/eval/calibration/judge-cases.v1.yaml", _calibration,
+                             _analyze_calibration),
     "promptfoo-tests-yaml": ("promptfoo/clean/tests/big.yaml", _promptfoo_yaml,
                              _analyze_promptfoo),
     "promptfoo-tests-jsonl": ("promptfoo/clean/tests/big.jsonl", _promptfoo_jsonl,
@@ -152,7 +184,7 @@ def test_unedited_item_by_item_equals_the_whole_file(shape: str) -> None:
     _run(shape, [])
 
 
-@profile(150)
+@profile(300)
 @given(shape=st.sampled_from(sorted(SHAPES)), steps=st.lists(STEP, min_size=8, max_size=40))
 def test_item_by_item_equals_the_whole_file(shape: str, steps: list[tuple[Any, ...]]) -> None:
     _run(shape, steps)
@@ -183,3 +215,33 @@ def test_a_one_row_edit_checks_that_row_alone(shape: str, good: str, bad: str,
     assert [a.split("code='")[1][:len(code)] for a in added] == [code]
     first = next(f for f in after.findings if f.code == code and f.span.start.line == 0)
     assert first.span.start.character == text.index(good)  # the key, its quote included
+
+
+@pytest.mark.parametrize(("shape", "good", "bad", "code"), [
+    ("padosoft-calibration", "    human_verdict: pass\n  - id: refund-wrong-window",
+     "    human_verdict: pas\n  - id: refund-wrong-window", "EY511"),
+    ("promptfoo-tests-yaml", "- description: typo\n  varz:", "- description: typo\n  vars:",
+     "-EYPF001"),
+])
+def test_a_one_item_edit_checks_that_item_alone(shape: str, good: str, bad: str,
+                                                code: str) -> None:
+    """`code` is the finding the edit adds (`-CODE`: the one it removes)."""
+    from evalyaml.core.incremental import CaseCache
+    from evalyaml.core.items import ItemState
+    from evalyaml.core.options import Options
+
+    rel, make, analyze = SHAPES[shape]
+    options = Options(root=str(EXAMPLES))
+    text = make()
+    cache = CaseCache()
+    before = analyze(text, str(EXAMPLES / rel), options, cache, False)
+    state = next(s for s in cache._format_state.values() if isinstance(s, ItemState))
+    assert state.incremental == 0
+    after = analyze(text.replace(good, bad, 1), str(EXAMPLES / rel), options, cache, False)
+    assert state.incremental == 1
+    gone, came = (after, before) if code.startswith("-") else (before, after)
+    added = [f for f in came.findings if f not in gone.findings]
+    assert [f.code for f in added] == [code.lstrip("-")]
+    same = next(i for i, (a, b) in enumerate(zip(good, bad, strict=False)) if a != b)
+    edited_at = text.index(good) + same
+    assert added[0].span.start.line == text[:edited_at].count("\n")
