@@ -33,8 +33,8 @@ from evalyaml.core.options import Options
 from evalyaml.dispatch import analyze_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import eee_bench  # noqa: E402
-from promptfoo_items import TOPICS, promptfoo_config, toggled  # noqa: E402
+import eee_bench
+from promptfoo_items import TOPICS, promptfoo_config, toggled
 
 GEN_FORMATS = Path(__file__).resolve().parents[1] / ".." / "shared" / "bench" / "gen_formats.py"
 
@@ -204,7 +204,7 @@ SHAPES = [
 ]
 
 
-def measure(text: str, path: str, root: Path, edit: tuple[str, str], kind: Kind | None,
+def measure(text: str, path: str, root: Path, edit: tuple[str, str], kind: Kind | None, *,
             runs: int) -> tuple[float, float, int, str]:
     """(open ms, median edit ms, findings the edit added, the kind analysed)."""
     options = Options(root=str(root))
@@ -245,7 +245,7 @@ def main() -> None:
                            capture_output=True)
             contract = root / "contract" / "datasets" / "big.yaml"
             ct = measure(contract.read_text("utf-8"), str(contract), root / "contract",
-                         ("    criteria:", "    critera:"), None, args.runs)
+                         ("    criteria:", "    critera:"), None, runs=args.runs)
             print(f"| contract dataset (YAML) | {size:,} | {ct[3]} | {ct[0]:,.0f} ms | "
                   f"{ct[1]:,.1f} ms | 1.0 | {ct[2]} |", flush=True)
             for shape in shapes:
@@ -255,7 +255,7 @@ def main() -> None:
                     path.write_text(shape.text(size), encoding="utf-8")
                 got = measure(path.read_text("utf-8"), str(path),
                               root / shape.path.split("/")[0], shape.edit,
-                              shape.kind() if shape.kind else None, args.runs)
+                              shape.kind() if shape.kind else None, runs=args.runs)
                 print(f"| {shape.name} | {size:,} | {got[3]} | {got[0]:,.0f} ms | "
                       f"{got[1]:,.1f} ms | {got[1] / ct[1]:.1f} | {got[2]} |", flush=True)
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
