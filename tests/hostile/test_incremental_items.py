@@ -3,8 +3,9 @@ edits as fast as a contract dataset) against one pass over the whole file: throu
 scripts as the server's differential test, with the document's cache across the edits and
 without one, the findings, cases, definitions, file references and facts are the whole file's.
 
-The shapes: AgentV JSONL cases files, promptfoo tests files (YAML lists and JSONL), Padosoft
-calibration files, Apastra JSONL dataset cases (`syntax/rowchecks.py`, `core/items.py`).
+The shapes: AgentV JSONL cases files, promptfoo tests files (YAML lists and JSONL) and CSV
+tables, Padosoft calibration files, Apastra JSONL dataset cases (`syntax/rowchecks.py`,
+`core/items.py`).
 """
 
 from __future__ import annotations
@@ -148,12 +149,29 @@ def _analyze_calibration(text: str, path: str, options: Any, cache: Any, whole: 
     return padosoft.FORMAT.analyze(text, path, CALIBRATION, options, cache=cache)
 
 
+def _csv() -> str:
+    text = (EXAMPLES / "promptfoo/clean/tests/languages.csv").read_text("utf-8")
+    return text + (
+        "Wo ist meine Bestellung?,Acme,icontain:Bestellung,latency:3000,high\n"
+        "\"Where, exactly?\",Acme,contains:x,,0.2\n"
+        "too,few\n"
+        "\"a \"\"quoted\"\" cell\",Acme,not-contans:AI,similar(0.7):x,1\n")
+
+
+def _analyze_table(text: str, path: str, options: Any, cache: Any, whole: bool) -> Any:
+    from evalyaml.formats import promptfoo
+
+    return promptfoo.FORMAT.analyze(text, path, promptfoo.TABLE, options, cache=cache,
+                                    whole=whole)
+
+
 SHAPES: dict[str, tuple[str, Callable[[], str], Callable[..., Any]]] = {
     "agentv-jsonl": ("agentv/evals/cases.jsonl", _agentv_jsonl, _analyze_agentv),
     "apastra-jsonl": ("apastra/promptops/datasets/support-faq/dataset.jsonl", _apastra_jsonl,
                       _analyze_apastra),
     "padosoft-calibration": ("padosoft/eval/calibration/judge-cases.v1.yaml", _calibration,
                              _analyze_calibration),
+    "promptfoo-csv": ("promptfoo/clean/tests/big.csv", _csv, _analyze_table),
     "promptfoo-tests-yaml": ("promptfoo/clean/tests/big.yaml", _promptfoo_yaml,
                              _analyze_promptfoo),
     "promptfoo-tests-jsonl": ("promptfoo/clean/tests/big.jsonl", _promptfoo_jsonl,
@@ -193,6 +211,7 @@ def test_item_by_item_equals_the_whole_file(shape: str, steps: list[tuple[Any, .
 @pytest.mark.parametrize(("shape", "good", "bad", "code"), [
     ("agentv-jsonl", '"criteria": "States it."', '"critera": "States it."', "EY601"),
     ("apastra-jsonl", '"case_id": "refund-window"', '"case_idd": "refund-window"', "EY800"),
+    ("promptfoo-csv", "Acme,contains:x", "Acme,contain:x", "EYPF015"),
     ("promptfoo-tests-jsonl", '"vars": {"question": "Refund?"}', '"varz": {"question": "R"}',
      "EYPF001"),
 ])
@@ -213,8 +232,11 @@ def test_a_one_row_edit_checks_that_row_alone(shape: str, good: str, bad: str,
     assert state.checked == checked + 1
     added = sorted(set(map(repr, after.findings)) - set(map(repr, before.findings)))
     assert [a.split("code='")[1][:len(code)] for a in added] == [code]
-    first = next(f for f in after.findings if f.code == code and f.span.start.line == 0)
-    assert first.span.start.character == text.index(good)  # the key, its quote included
+    at = text.index(good)
+    line_start = text.rfind("\n", 0, at) + 1
+    found = next(f for f in after.findings if repr(f) == added[0])
+    assert found.span.start.line == text.count("\n", 0, at)
+    assert at - line_start <= found.span.start.character <= at - line_start + len(good)
 
 
 @pytest.mark.parametrize(("shape", "good", "bad", "code"), [

@@ -31,6 +31,7 @@ from evalyaml.formats.promptfoo.tests import check_test
 from evalyaml.syntax.json import parse_json
 from evalyaml.syntax.jsonl import parse_jsonl, require_objects
 from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.rowchecks import RowState
 from evalyaml.syntax.text import LineIndex
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 from evalyaml.syntax.yaml.parse import parse_text
@@ -61,7 +62,15 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
     if kind is PROMPT:
         _prompt_file(text, lower, sink)
     elif kind is TABLE:
-        check_table(text, sink)
+        from evalyaml.formats.promptfoo.tablerows import STATE as RECORDS
+        from evalyaml.formats.promptfoo.tablerows import table_by_record
+        records = None if whole else table_by_record(
+            text, sink.strict, cache.format_state(RECORDS, RowState) if cache is not None
+            else None)
+        if records is None:
+            check_table(text, sink)
+        else:
+            sink.findings.extend(records)
     elif kind is TESTS and lower.endswith(".jsonl") and not whole:
         from evalyaml.formats.promptfoo.byrow import tests_jsonl
         cases = tests_jsonl(text, sink, facts, cache)
