@@ -14,9 +14,9 @@ from evalyaml.core.findings import FindingSink, Related
 from evalyaml.core.kinds import FormatKind
 from evalyaml.core.model import Definition, FileAnalysis
 from evalyaml.formats.apastra import rules
-from evalyaml.formats.apastra.analyze import validate
 from evalyaml.formats.apastra.context import Context, string_at
 from evalyaml.formats.apastra.kinds import CASES, DATASET
+from evalyaml.formats.apastra.validate import validate
 from evalyaml.syntax.jsonl import parse_lone_row
 from evalyaml.syntax.lines import LineResult
 from evalyaml.syntax.rowchecks import RowState, analyze_rows
