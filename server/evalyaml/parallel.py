@@ -30,9 +30,9 @@ PARALLEL_FROM = 2_000
 WORKER_TIMEOUT = 120.0
 """Seconds the language server waits for its case worker before doing the work itself."""
 
-HERE_SHARE = 0.58
-"""The engine thread's share of a large document's cases (measured: even halves left the
-engine thread waiting about 0.3 s for the worker on 10,000 cases)."""
+SHARE_CASES = 250
+"""Cases per share of a large document (`CasePool.map`): small enough that the two sides finish
+within a share of each other, large enough that a share's round trip is a small part of it."""
 
 WARM_WAIT = 1.0
 """Seconds worth waiting for a worker that is still starting: a 2,000-case share takes longer."""
@@ -91,7 +91,8 @@ def _warm_up() -> None:
 
 class CasePool:
     """One worker process the language server keeps warm for large documents: their cases are
-    analysed half in the engine thread, half in the worker.
+    analysed partly in the engine thread, partly in the worker, in shares both sides draw from
+    the two ends of the document (`map`).
 
     Spawned, never forked: the server has threads, and forking a threaded process can deadlock.
     A spawned interpreter needs about 0.4 s to import evalyaml, so the pool is started ahead
@@ -136,26 +137,47 @@ class CasePool:
             warm.result(timeout=WARM_WAIT)
         if not self.ready:
             return analyze_case_texts(texts, options)
-        # The worker's share also pays for pickling both ways: give this thread a bit more.
-        half = int(len(texts) * HERE_SHARE)
+        shares = [texts[i : i + SHARE_CASES] for i in range(0, len(texts), SHARE_CASES)]
         try:
-            there = pool.submit(_analyse_in_worker, texts[half:], options)
+            sent = self._send_from_the_end(pool, shares, options)
         except RuntimeError:  # BrokenProcessPool is one
             self._give_up()
             return analyze_case_texts(texts, options)
         started = time.perf_counter()
-        here = analyze_case_texts(texts[:half], options)
+        done: list[list[CaseResult | None] | None] = [None] * len(shares)
+        for index, share in enumerate(shares):
+            theirs = sent.get(index)
+            if theirs is not None and not theirs.cancel():
+                break  # the worker has taken this share, so every share after it too
+            done[index] = analyze_case_texts(share, options)
+        here = sum(result is not None for result in done)
         mine = time.perf_counter() - started
-        try:
-            theirs = there.result(timeout=WORKER_TIMEOUT)
-            _logger().debug("%d cases: %d here in %.0f ms, the rest by the worker after %.0f ms",
-                      len(texts), half, mine * 1000, (time.perf_counter() - started) * 1000)
-            return here + theirs
-        except Exception:  # a dead or stuck worker: do its share here, and stop using it
-            _logger().warning("case worker failed; analysing in the server from now on",
-                        exc_info=True)
-            self._give_up()
-            return here + analyze_case_texts(texts[half:], options)
+        failed = False
+        for index in range(here, len(shares)):
+            try:
+                done[index] = sent[index].result(timeout=WORKER_TIMEOUT)
+            except Exception:  # a dead or stuck worker: do its share here, and stop using it
+                if not failed:
+                    _logger().warning("case worker failed; analysing in the server from now on",
+                                      exc_info=True)
+                    self._give_up()
+                    failed = True
+                done[index] = analyze_case_texts(shares[index], options)
+        _logger().debug("%d cases: %d shares here in %.0f ms, %d by the worker, all after %.0f ms",
+                        len(texts), here, mine * 1000, len(shares) - here,
+                        (time.perf_counter() - started) * 1000)
+        return [result for share in done if share is not None for result in share]
+
+    @staticmethod
+    def _send_from_the_end(pool: ProcessPoolExecutor, shares: list[list[str]],
+                           options: Options) -> dict[int, Future[list[CaseResult | None]]]:
+        """Queue every share but the first for the worker, last share first: the worker works
+        from the end of the document towards this thread, which works from the start and
+        takes back (cancels) each share the worker has not reached. Both finish together,
+        however the cost of a case is split between analysing it and sending its findings
+        back (a document full of findings pays far more for the second)."""
+        return {index: pool.submit(_analyse_in_worker, shares[index], options)
+                for index in reversed(range(1, len(shares)))}
 
     def _give_up(self) -> None:
         with self._lock:

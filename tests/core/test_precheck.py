@@ -15,7 +15,12 @@ from jsonschema import Draft202012Validator
 from evalyaml.core.kinds import FileKind
 from evalyaml.core.precheck import compile_precheck
 from evalyaml.core.schemas import subschema
-from evalyaml.formats.contract.schemas import precheck, skeleton_precheck, validator
+from evalyaml.formats.contract.schemas import (
+    precheck,
+    skeleton_precheck,
+    validator,
+    validator_for,
+)
 
 CASE_POINTER = "/$defs/case"
 
@@ -51,6 +56,30 @@ def test_precheck_never_certifies_an_invalid_case(case: dict[str, Any]) -> None:
 def test_precheck_certifies_plain_valid_cases(case: dict[str, Any]) -> None:
     check = precheck(FileKind.DATASET, CASE_POINTER)
     assert check is not None and check(case)
+
+
+def _errors(found: Any) -> list[tuple[str, list[Any], str]]:
+    return [(error.validator, list(error.absolute_path), error.message) for error in found]
+
+
+@settings(max_examples=400, deadline=None)
+@given(cases)
+def test_a_narrowed_validator_finds_what_the_whole_one_finds_in_the_same_order(
+        case: dict[str, Any]) -> None:
+    """A case the precheck doubts is validated on the properties it doubts only: every error
+    jsonschema gives on the whole case, no other, in the same order (the order of findings)."""
+    whole = validator(FileKind.DATASET, CASE_POINTER).iter_errors(case)
+    narrowed = validator_for(FileKind.DATASET, CASE_POINTER, case)().iter_errors(case)
+    assert _errors(narrowed) == _errors(whole)
+
+
+def test_a_narrowed_validator_walks_only_the_doubted_properties() -> None:
+    case = {"id": "q1", "input": "hi", "expected": "a string, not a mapping",
+            "expected_facts": ["one", "two"], "expected_tools": ["search"]}
+    narrowed = validator_for(FileKind.DATASET, CASE_POINTER, case)()
+    assert list(narrowed.schema["properties"]) == ["expected"]
+    assert _errors(narrowed.iter_errors(case)) == [
+        ("type", ["expected"], "'a string, not a mapping' is not of type 'object'")]
 
 
 root_keys = st.sampled_from(["$schema", "name", "description", "version", "questions", "x"])

@@ -6,6 +6,10 @@ schema that uses only simple keywords into a plain Python predicate. The predica
 say "valid" when jsonschema would too: it never produces findings, and anything it is unsure of
 (an unknown keyword, a `format`, a `$ref`) makes the compiler decline, so the schema is always
 validated by jsonschema. `tests/core/test_precheck.py` holds the two to agreement.
+
+When the predicate says "not certainly valid", `compile_narrowing` says which of an object's
+properties it doubts, so that jsonschema walks those only (`narrowed`): a dataset whose every
+case has one mistake would otherwise pay jsonschema's full walk of every case.
 """
 
 from __future__ import annotations
@@ -120,3 +124,32 @@ def _compile_object(schema: dict[str, Any]) -> Predicate | bool:
         return True
 
     return test_object
+
+
+Narrowing = Callable[[Any], tuple[str, ...] | None]
+"""The names of an object's properties whose values are not certainly valid (schema order), or
+None when the value is not an object."""
+
+
+def compile_narrowing(schema: Any) -> Narrowing | None:
+    """For an object schema the precheck compiles: the properties a value may fail on. A
+    property whose own precheck passes adds no error under jsonschema, and the supported
+    keywords never relate two properties (`additionalProperties` must be true), so dropping it
+    from `properties` leaves jsonschema's errors as they were, in the same order."""
+    if compile_precheck(schema) is None or not isinstance(schema.get("properties"), dict):
+        return None
+    tests = [(name, compile_precheck(sub)) for name, sub in schema["properties"].items()]
+
+    def doubted(value: Any) -> tuple[str, ...] | None:
+        if not isinstance(value, dict):
+            return None
+        return tuple(name for name, test in tests
+                     if name in value and (test is None or not test(value[name])))
+
+    return doubted
+
+
+def narrowed(schema: dict[str, Any], doubted: tuple[str, ...]) -> dict[str, Any]:
+    """`schema` with only the `doubted` properties left (see `compile_narrowing`)."""
+    properties = {name: sub for name, sub in schema["properties"].items() if name in doubted}
+    return {**schema, "properties": properties}

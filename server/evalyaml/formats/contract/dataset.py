@@ -23,7 +23,12 @@ from evalyaml.core.suggest import did_you_mean
 from evalyaml.core.validate import Path
 from evalyaml.formats.contract.refscan import collect_reference
 from evalyaml.formats.contract.schema_report import SchemaReporter
-from evalyaml.formats.contract.schemas import precheck, skeleton_precheck, validator
+from evalyaml.formats.contract.schemas import (
+    precheck,
+    skeleton_precheck,
+    validator,
+    validator_for,
+)
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import (
@@ -263,7 +268,7 @@ def analyze_case(
             expected_schema = subschema(FileKind.DATASET, "/$defs/case/properties/expected")
             reporter.open_typos(expected, expected_schema.get("properties", {}),
                                 where=f"'expected' of {label}", path=("expected",))
-    reporter.run(partial(validator, FileKind.DATASET, "/$defs/case"), value, case,
+    reporter.run(validator_for(FileKind.DATASET, "/$defs/case", value), value, case,
                  precheck=precheck(FileKind.DATASET, "/$defs/case"))
     if not isinstance(case, Mapping):
         return CaseSummary(None, span, None), None

@@ -4,11 +4,18 @@ compiled once per process; and the check union of rubrics (`CHECK_KINDS`).
 
 from __future__ import annotations
 
-from functools import cache
+from collections.abc import Callable
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
 from evalyaml.core.kinds import FileKind, Kind
-from evalyaml.core.precheck import Predicate, compile_precheck
+from evalyaml.core.precheck import (
+    Narrowing,
+    Predicate,
+    compile_narrowing,
+    compile_precheck,
+    narrowed,
+)
 from evalyaml.core.schemas import schema, subschema
 from evalyaml.formats.contract.words import CHECK_KINDS
 
@@ -23,7 +30,7 @@ SCHEMA_IDS = {
 }
 
 __all__ = ["CHECK_KINDS", "SCHEMA_IDS", "check_schema", "precheck", "registry",
-           "skeleton_precheck", "validator"]
+           "skeleton_precheck", "validator", "validator_for"]
 
 
 @cache
@@ -52,6 +59,32 @@ def validator(kind: Kind, pointer: str = "") -> Draft202012Validator:
         schema(kind), registry=registry(), format_checker=Draft202012Validator.FORMAT_CHECKER
     )
     return whole.evolve(schema=subschema(kind, pointer)) if pointer else whole
+
+
+def validator_for(kind: Kind, pointer: str, value: Any) -> Callable[[], Draft202012Validator]:
+    """The validator for `value`, built when the precheck could not vouch for it: for an
+    object, one that walks only the properties the precheck doubts (the same errors, in the
+    same order: `precheck.compile_narrowing`)."""
+    return partial(_validator_of, kind, pointer, value)
+
+
+def _validator_of(kind: Kind, pointer: str, value: Any) -> Draft202012Validator:
+    narrowing = _narrowing(kind, pointer)
+    doubted = narrowing(value) if narrowing is not None else None
+    return validator(kind, pointer) if doubted is None else \
+        _narrowed_validator(kind, pointer, doubted)
+
+
+@cache
+def _narrowing(kind: Kind, pointer: str) -> Narrowing | None:
+    return compile_narrowing(subschema(kind, pointer) if pointer else schema(kind))
+
+
+@cache
+def _narrowed_validator(kind: Kind, pointer: str, doubted: tuple[str, ...]
+                        ) -> Draft202012Validator:
+    base = validator(kind, pointer)
+    return base.evolve(schema=narrowed(base.schema, doubted))
 
 
 @cache
