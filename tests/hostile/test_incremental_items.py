@@ -3,9 +3,9 @@ edits as fast as a contract dataset) against one pass over the whole file: throu
 scripts as the server's differential test, with the document's cache across the edits and
 without one, the findings, cases, definitions, file references and facts are the whole file's.
 
-The shapes: AgentV JSONL cases files, promptfoo tests files (YAML lists and JSONL) and CSV
-tables, Padosoft calibration files, Apastra JSONL dataset cases (`syntax/rowchecks.py`,
-`core/items.py`).
+The shapes: AgentV JSONL cases files, promptfoo tests files (YAML lists, JSONL, CSV tables,
+JSON arrays), Padosoft calibration files, Apastra JSONL dataset cases
+(`syntax/rowchecks.py`, `syntax/jsonitems.py`, `core/items.py`).
 """
 
 from __future__ import annotations
@@ -94,6 +94,10 @@ def _promptfoo_jsonl() -> str:
     return "".join(json.dumps(test) + "\n" for test in _promptfoo_tests()) + "\n[1]\n{\"x\n"
 
 
+def _promptfoo_json() -> str:
+    return json.dumps([*_promptfoo_tests(), {"vars": {"question": "q"}}, 7], indent=2) + "\n"
+
+
 def _analyze_promptfoo(text: str, path: str, options: Any, cache: Any, whole: bool) -> Any:
     from evalyaml.formats import promptfoo
 
@@ -173,6 +177,8 @@ SHAPES: dict[str, tuple[str, Callable[[], str], Callable[..., Any]]] = {
                              _analyze_calibration),
     "promptfoo-csv": ("promptfoo/clean/tests/big.csv", _csv, _analyze_table),
     "promptfoo-tests-yaml": ("promptfoo/clean/tests/big.yaml", _promptfoo_yaml,
+                             _analyze_promptfoo),
+    "promptfoo-tests-json": ("promptfoo/clean/tests/big.json", _promptfoo_json,
                              _analyze_promptfoo),
     "promptfoo-tests-jsonl": ("promptfoo/clean/tests/big.jsonl", _promptfoo_jsonl,
                               _analyze_promptfoo),
@@ -267,3 +273,29 @@ def test_a_one_item_edit_checks_that_item_alone(shape: str, good: str, bad: str,
     same = next(i for i, (a, b) in enumerate(zip(good, bad, strict=False)) if a != b)
     edited_at = text.index(good) + same
     assert added[0].span.start.line == text[:edited_at].count("\n")
+
+
+def test_edits_inside_one_item_of_a_json_array_re_read_that_item_alone() -> None:
+    """Values changed, members added and removed (lines gained and lost) inside one item: each
+    edit checks one item, and the file says what one pass over it says."""
+    from evalyaml.core.incremental import CaseCache
+    from evalyaml.core.options import Options
+    from evalyaml.syntax.jsonitems import ItemsState
+
+    rel, make, analyze = SHAPES["promptfoo-tests-json"]
+    path, options = str(EXAMPLES / rel), Options(root=str(EXAMPLES))
+    text = make()
+    cache = CaseCache()
+    analyze(text, path, options, cache, False)
+    state = next(s for s in cache._format_state.values() if isinstance(s, ItemsState))
+    edits = [('"Refund?"', '"Refund? Now."'), ('"vars": {\n      "question": "No description"',
+             '"varz": {\n      "question": "No description",\n      "tone": "dry"'),
+             ('"description": "typo",\n', ""), ('"contains"', '"contans"'),
+             ('"description": "empty"', '"description": "empty", "threshold": "x"')]
+    for good, bad in edits:
+        checked = state.checked
+        text = text.replace(good, bad, 1)
+        kept = analyze(text, path, options, cache, False)
+        assert state.checked == checked + 1
+        assert _whole_keys(kept) == _whole_keys(analyze(text, path, options, None, True))
+    assert {f.code for f in kept.findings} >= {"EYPF001", "EYPF004", "EYPF018"}

@@ -74,6 +74,9 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
     elif kind is TESTS and lower.endswith(".jsonl") and not whole:
         from evalyaml.formats.promptfoo.byrow import tests_jsonl
         cases = tests_jsonl(text, sink, facts, cache)
+    elif kind is TESTS and lower.endswith(".json") and not whole and (
+            json_cases := _tests_json(text, sink, facts, cache)) is not None:
+        cases = json_cases
     elif kind is TESTS and not whole and not lower.endswith((".json", ".jsonl")) and \
             (tests := analyze_tests_file_by_test(text, options, cache.format_state(
                 TESTS_STATE, ItemState) if cache is not None else None)) is not None:
@@ -107,6 +110,12 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
     _record(result, facts, path, kind, options, cases=cases)
     result.findings = list(dict.fromkeys(sink.findings))
     return result
+
+
+def _tests_json(text: str, sink: FindingSink, facts: ConfigFacts, cache: CaseCache | None
+                ) -> list[CaseSummary] | None:
+    from evalyaml.formats.promptfoo.byrow import tests_json
+    return tests_json(text, sink, facts, cache)
 
 
 def _config_by_test(text: str, options: Options, cache: CaseCache | None
