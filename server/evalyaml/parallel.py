@@ -8,7 +8,6 @@ not with this module: `evalyaml check` of a small workspace never pays for it.
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import os
 import threading
@@ -33,11 +32,6 @@ WORKER_TIMEOUT = 120.0
 SHARE_CASES = 250
 """Cases per share of a large document (`CasePool.map`): small enough that the two sides finish
 within a share of each other, large enough that a share's round trip is a small part of it."""
-
-WARM_WAIT = 1.0
-"""Seconds worth waiting for a worker that is still starting: a 2,000-case share takes longer."""
-
-
 
 def _workers() -> int:
     try:
@@ -96,9 +90,9 @@ class CasePool:
 
     Spawned, never forked: the server has threads, and forking a threaded process can deadlock.
     A spawned interpreter needs about 0.4 s to import evalyaml, so the pool is started ahead
-    of need (when the workspace holds large files), and until it is warm, or when it breaks,
-    every case is analysed in the calling thread: the pool can make an analysis faster, never
-    fail it.
+    of need (when the workspace holds large files); a worker still starting only takes fewer
+    shares, and when it breaks every case is analysed in the calling thread: the pool can make
+    an analysis faster, never fail it.
     """
 
     def __init__(self) -> None:
@@ -131,12 +125,11 @@ class CasePool:
     def map(self, texts: list[str], options: Options) -> list[CaseResult | None]:
         """A `CaseMapper`: the tail of a large list goes to the worker when it is warm."""
         pool, warm = self._pool, self._warm
-        if pool is None or warm is None or len(texts) < PARALLEL_FROM:
+        if pool is None or warm is None or len(texts) < PARALLEL_FROM or \
+                (warm.done() and warm.exception() is not None):
             return analyze_case_texts(texts, options)
-        with contextlib.suppress(Exception):  # a worker still starting is worth a short wait
-            warm.result(timeout=WARM_WAIT)
-        if not self.ready:
-            return analyze_case_texts(texts, options)
+        # A worker still starting is not waited for: this thread starts at once, and takes
+        # back every share the worker has not reached by the time it gets there.
         shares = [texts[i : i + SHARE_CASES] for i in range(0, len(texts), SHARE_CASES)]
         try:
             sent = self._send_from_the_end(pool, shares, options)

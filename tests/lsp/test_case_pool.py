@@ -45,6 +45,17 @@ def test_the_worker_gives_the_same_results_as_this_process(pool: CasePool) -> No
     assert pool.map(texts, OPTIONS) == expected
 
 
+def test_a_worker_still_starting_gives_the_same_results() -> None:
+    """The engine does not wait for a cold worker: it takes back the shares not yet reached."""
+    cold = CasePool()
+    cold.start()
+    try:
+        texts = case_texts(PARALLEL_FROM * 2 + 3)
+        assert cold.map(texts, OPTIONS) == analyze_case_texts(texts, OPTIONS)
+    finally:
+        cold.shutdown()
+
+
 def test_a_dead_worker_costs_time_never_results(pool: CasePool) -> None:
     texts = case_texts(PARALLEL_FROM + 7)
     processes = pool._pool._processes  # type: ignore[union-attr]
