@@ -130,6 +130,15 @@ def test_anchors_and_documents_are_not_split() -> None:
     assert not may_have_anchors('input: "make it **bold**"\ncriteria: use * and & freely')
 
 
+def test_a_dash_less_indented_than_the_items_is_not_split() -> None:
+    """`- x` after the items, less indented: with the items' lines taken out it would read as
+    the key's list (`questions:\n- x`), where the whole file has a syntax error there."""
+    text = "questions:\n  - id: a\n    input: x\n- id: b\n"
+    assert split_dataset(text) is None
+    assert split_dataset(text.replace("- id: b", "-b: 1")) is None  # odd, but parsed whole
+    assert split_dataset("questions:\n- id: a\n  input: x\n- id: b\n") is not None
+
+
 def test_fast_resolver_agrees_with_ruamel() -> None:
     reference, fast = Resolver(), FastResolver()
     samples = ["abc", "yes", "No", "on", "Off", "y", "true", "False", "null", "Null", "~", "",

@@ -34,10 +34,13 @@ P_co = TypeVar("P_co", covariant=True)
 
 @record
 class Item(Generic[P]):
-    """One item's findings and facts: relative to the item's first line, or placed in the file."""
+    """One item's findings and facts: relative to the item's first line, or placed in the file.
+    `by_index`: the facts quote the item's index (promptfoo's "test 3" for a test with no
+    description), so the result serves only that index, findings or not."""
 
     findings: tuple[Finding, ...]
     facts: P
+    by_index: bool = False
 
 
 @record
@@ -55,7 +58,7 @@ class ItemRules(Protocol[R, P]):
     @property
     def key(self) -> str | None:
         """The root key holding the items; None when the document is the list."""
-    uses_index: bool  # an item's findings quote its index (only when it has findings)
+    uses_index: bool  # an item's findings (or, with `Item.by_index`, facts) quote its index
 
     def root(self, text: str, options: Options) -> tuple[tuple[Finding, ...], R] | None:
         """The compact skeleton's findings and facts; None when it must be parsed whole."""
@@ -201,8 +204,9 @@ class _Run(Generic[R, P]):
         return out
 
     def item(self, item_text: str, index: int) -> Item[object] | None:
-        """From the cache by text. A result without findings says nothing of its index, so it
-        serves the same text at any index (an item inserted above moves every index below)."""
+        """From the cache by text. A result without findings (nor `by_index`) says nothing of its
+        index, so it serves the same text at any index (an item inserted above moves every index
+        below)."""
         state, rules = self.state, self.rules
         anywhere = (item_text, self.fingerprint, -1)
         found = state.get(anywhere)
@@ -214,8 +218,8 @@ class _Run(Generic[R, P]):
             item_text, index, self.root, self.options)  # type: ignore[arg-type]
         if result is None:
             return None
-        state.put(anywhere if not result.findings or not rules.uses_index
-                  else (item_text, self.fingerprint, index), result)
+        indexed = rules.uses_index and (result.findings or result.by_index)
+        state.put((item_text, self.fingerprint, index) if indexed else anywhere, result)
         return result
 
     def placed(self, result: Item[object], line: int) -> Item[object]:
@@ -223,7 +227,8 @@ class _Run(Generic[R, P]):
         if known is not None and known[0] is result and known[1] == line:
             return known[2]
         placed: Item[object] = Item(tuple(f.shifted(line) for f in result.findings),
-                                    self.rules.shift(result.facts, line))  # type: ignore[arg-type]
+                                    self.rules.shift(result.facts, line),  # type: ignore[arg-type]
+                                    result.by_index)
         self.state._placed[id(result)] = (result, line, placed)
         return placed
 

@@ -82,10 +82,23 @@ def parse_jsonl(text: str, sink: FindingSink, *, cache: LineCache[RowTree] | Non
         if row.result.findings:
             findings.extend(row.findings())
         if row.line and row.text.startswith("\ufeff"):
-            sink.add(SYNTAX, "U+FEFF (a byte-order mark) is not whitespace in JSON and belongs "
-                     "only at the start of a file; remove it",
-                     Span(Position(row.line, 0), Position(row.line, 1)))
+            _stray_bom(sink, row.line)
     return JsonlDoc(text, lines, rows)
+
+
+def parse_lone_row(text: str, sink: FindingSink, *, first: bool) -> RowTree:
+    """One row (without its line break) as `parse_jsonl` reads it on line 0; `first`: the
+    file's first line, where a byte-order mark belongs."""
+    found = parse_row(text, strict=sink.strict)
+    sink.findings.extend(found.findings)
+    if not first and text.startswith("\ufeff"):
+        _stray_bom(sink, 0)
+    return found.facts
+
+
+def _stray_bom(sink: FindingSink, line: int) -> None:
+    sink.add(SYNTAX, "U+FEFF (a byte-order mark) is not whitespace in JSON and belongs only at "
+             "the start of a file; remove it", Span(Position(line, 0), Position(line, 1)))
 
 
 def require_objects(doc: JsonlDoc, sink: FindingSink, *, code: str,
@@ -95,8 +108,12 @@ def require_objects(doc: JsonlDoc, sink: FindingSink, *, code: str,
     for row in doc.rows:
         root = row.root
         if root is not None and not isinstance(root, Mapping):
-            sink.add(code, f"{what} must be a JSON object; this one is {_kind(root)}",
-                     doc.span(row, root))
+            not_an_object(root, doc.span(row, root), sink, code=code, what=what)
+
+
+def not_an_object(root: Node, span: Span, sink: FindingSink, *, code: str, what: str) -> None:
+    """`require_objects`' finding on one row."""
+    sink.add(code, f"{what} must be a JSON object; this one is {_kind(root)}", span)
 
 
 def _kind(node: Node) -> str:

@@ -88,3 +88,19 @@ def test_a_one_test_edit_is_analysed_alone() -> None:
     assert [(f.code, f.span.start.line, f.message) for f in found.findings] == [
         ("EYPF001", 9 + 96 * 8 + 1, "unknown key 'varz' in a test: promptfoo strips it silently "
          "(zod drops unknown keys), so it has no effect; did you mean 'vars'?")]
+
+
+def test_a_test_named_by_its_index_is_renamed_when_a_test_comes_above() -> None:
+    """A test with no description is "test N": its cached result serves only that index, so a
+    test inserted above renumbers it as the whole file does."""
+    text = "prompts:\n  - 'hi {{q}}'\ntests:\n" + "".join(
+        f"  - vars: {{q: {i}}}\n    assert:\n      - type: contains\n        value: a\n"
+        for i in range(4))
+    options = Options(root="/ws")
+    cache = CaseCache()
+    FORMAT.analyze(text, PATH, CONFIG, options, cache=cache)
+    edited = text.replace("tests:\n", "tests:\n  - vars: {q: x}\n    assert:\n"
+                          "      - type: contains\n        value: a\n")
+    kept = FORMAT.analyze(edited, PATH, CONFIG, options, cache=cache)
+    assert [c.id for c in kept.cases] == ["test 1", "test 2", "test 3", "test 4", "test 5"]
+    assert [t.label for t in kept.facts[FACTS].tests] == [c.id for c in kept.cases]

@@ -22,15 +22,12 @@ from evalyaml.formats.agentv.suite import (
     SuiteFacts,
     SuiteRef,
     check_suite,
-    check_test,
     check_tests,
     check_workspace,
 )
 from evalyaml.formats.agentv.targetrefs import check_target
 from evalyaml.formats.agentv.targets import KNOWN_PROVIDERS, PROVIDER_ALIASES, check_targets
 from evalyaml.formats.base import Claim, NamedFiles
-from evalyaml.syntax.jsonl import parse_jsonl, require_objects
-from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.text import LineIndex
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 from evalyaml.syntax.yaml.parse import parse_text
@@ -56,7 +53,8 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
     if kind is PROMPT:
         check_prompt(text, sink)
     elif kind is CASES and path is not None and path.lower().endswith(".jsonl"):
-        _cases_jsonl(text, sink, result)
+        from evalyaml.formats.agentv.byrow import cases_jsonl
+        cases_jsonl(text, sink, result, cache, whole=whole)
     elif kind in (SUITE, CASES) and not whole and cache is not None and \
             (by_test := _suite_by_test(text, path, options, cache, kind is CASES)):
         findings, facts, file_refs = by_test
@@ -171,18 +169,6 @@ def _five_x(root: object) -> bool:
 def _five_x_key(root: object) -> Mapping:
     assert isinstance(root, Mapping)
     return next(k for k, _ in pairs(root) if k.text in rules.FIVE_X_KEYS)  # type: ignore[return-value]
-
-
-def _cases_jsonl(text: str, sink: FindingSink, result: FileAnalysis) -> None:
-    doc = parse_jsonl(text, sink)
-    require_objects(doc, sink, code="EY200", what="each line of an AgentV cases file")
-    parsed = ParsedText(text, doc.lines, [], ok=True)
-    facts = SuiteFacts()
-    for row in doc.rows:
-        if isinstance(row.root, Mapping):
-            check_test(Context(parsed, sink, row.start_offset), row.root, facts)
-    result.facts[_REFS] = facts.refs
-    result.cases = facts.cases
 
 
 def _record(result: FileAnalysis, facts: SuiteFacts, path: str | None, options: Options,

@@ -5,13 +5,13 @@ recognising files (`detect`) and starting the command line do not load jsonschem
 from __future__ import annotations
 
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from evalyaml.core.findings import FindingSink
 from evalyaml.core.kinds import FormatKind, Kind
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
-from evalyaml.formats.apastra import detect, openkeys, rules, schemas
+from evalyaml.formats.apastra import detect, rules
 from evalyaml.formats.apastra.context import Context, string_at
 from evalyaml.formats.apastra.kinds import (
     CASES,
@@ -22,13 +22,13 @@ from evalyaml.formats.apastra.kinds import (
     SCHEMA_OF,
     SUITE,
 )
-from evalyaml.formats.apastra.report import Reporter
+from evalyaml.formats.apastra.validate import validate
 from evalyaml.formats.base import Claim
 from evalyaml.syntax.json import parse_json
 from evalyaml.syntax.jsonl import RowTree, parse_jsonl
 from evalyaml.syntax.lines import LineCache
 from evalyaml.syntax.text import LineIndex
-from evalyaml.syntax.tree import Budget, ExpansionLimit, Mapping, Node, Sequence, to_python
+from evalyaml.syntax.tree import Mapping, Node, Sequence
 from evalyaml.syntax.yaml.parse import parse_text
 
 if TYPE_CHECKING:
@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 
 
 def analyze(text: str, path: str | None, kind: Kind | None, options: Options,
-            cache: CaseCache | None) -> FileAnalysis:
+            cache: CaseCache | None, *, whole: bool = False) -> FileAnalysis:
+    """A JSONL file row by row (`byrow`), unless `whole` (what that must equal)."""
     if not isinstance(kind, FormatKind) or kind not in SCHEMA_OF:
         claimed = detect.claim(text, path, options.root)
         kind = claimed.kind if isinstance(claimed, Claim) else PROMPT
@@ -44,7 +45,10 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options,
     sink = FindingSink(strict=options.strict)
     result = FileAnalysis(path, kind)
     suffix = PurePath(path).suffix.lower() if path else ".yaml"
-    if kind in LINE_KINDS or suffix == ".jsonl":
+    if (kind in LINE_KINDS or suffix == ".jsonl") and not whole:
+        from evalyaml.formats.apastra.byrow import analyze_rows_of
+        analyze_rows_of(text, path, kind, sink, result=result, cache=cache)
+    elif kind in LINE_KINDS or suffix == ".jsonl":
         line_cache: LineCache[RowTree] | None = (
             cache.format_state("apastra-jsonl", LineCache) if cache is not None else None)
         _analyze_lines(text, path, kind, sink, result=result, cache=line_cache)
@@ -60,46 +64,6 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options,
     return result
 
 
-def _validate(ctx: Context, root: Node, kind: FormatKind, *, root_name: str = "the document"
-              ) -> set[int] | None:
-    """Schema findings; the offsets of values already flagged (None: the value could not be
-    built)."""
-    name = SCHEMA_OF[kind]
-    try:
-        value = to_python(root, Budget(1_000_000))
-    except ExpansionLimit:
-        ctx.sink.add("EY104", "aliases expand past the node budget", ctx.first_line(root))
-        return None
-    covered: set[tuple[str, str]] = set()
-    openkeys.check(ctx, root, schemas.schema(name), f"{name}.schema.json", path="",
-                   resolve=_resolver(name), covered=covered)
-    reporter = Reporter(ctx.sink, f"{name}.schema.json", ctx.span, ctx.first_line)
-    reporter.root_name = root_name
-    reporter.run(schemas.validator(name), value, root, covered)
-    return reporter.located
-
-
-def _resolver(name: str) -> Any:
-    root = schemas.schema(name)
-
-    def resolve(node: dict[str, Any]) -> dict[str, Any]:
-        ref = node.get("$ref")
-        if not isinstance(ref, str):
-            return node
-        if ref.startswith("#/"):
-            target: Any = root
-            for part in ref[2:].split("/"):
-                target = target.get(part, {}) if isinstance(target, dict) else {}
-            return target if isinstance(target, dict) else node
-        try:
-            contents = schemas.registry().contents(ref)
-        except Exception:
-            return node
-        return contents if isinstance(contents, dict) else node
-
-    return resolve
-
-
 def _analyze_document(ctx: Context, root: Node, kind: FormatKind, result: FileAnalysis,
                       path: str | None, *, whole: bool = True,
                       blanked: frozenset[int] = frozenset()) -> None:
@@ -107,7 +71,7 @@ def _analyze_document(ctx: Context, root: Node, kind: FormatKind, result: FileAn
     what needs every line of the document (its self-digest, the lists the cross checks
     compare: metrics, variables, placeholders, thresholds against the suite's evaluators) is
     left out rather than computed on part of it; `blanked` are the lines recovery blanked."""
-    flagged = _validate(ctx, root, kind)
+    flagged = validate(ctx, root, kind)
     if flagged is None:
         return
     rules.define(ctx, root, kind, result)
@@ -146,7 +110,7 @@ def _analyze_lines(text: str, path: str | None, kind: FormatKind, sink: FindingS
         if row.root is None:
             continue
         ctx = Context(text, lines, sink, base=row.start_offset)
-        flagged = _validate(ctx, row.root, kind, root_name=f"line {row.number + 1}")
+        flagged = validate(ctx, row.root, kind, root_name=f"line {row.number + 1}")
         if flagged is not None:
             rules.check_digests(ctx, row.root, kind, flagged, None)
         rows.append((ctx, row.root))

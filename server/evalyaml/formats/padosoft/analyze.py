@@ -33,7 +33,8 @@ _DOCUMENT_START = lazy_re(r"^---(?=[ \t]|\r?$)", re.MULTILINE)
 
 def analyze(text: str, path: str | None, kind: Kind | None, options: Options,
             cache: CaseCache | None) -> FileAnalysis:
-    """A dataset sample by sample where it splits (`samples`); the rest whole."""
+    """A dataset sample by sample and a calibration file case by case where they split
+    (`samples`, `calcases`); the rest whole."""
     if kind not in KINDS:
         claimed = detect.claim(text, path, options.root)
         kind = claimed.kind if isinstance(claimed, Claim) else DATASET
@@ -49,6 +50,18 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options,
                                               SampleRules(_symfony_duplicates))
         if by_sample is not None:
             return by_sample
+    if kind is CALIBRATION:
+        from evalyaml.core.items import ItemState
+        from evalyaml.formats.padosoft.calcases import (
+            STATE,
+            CaseRules,
+            analyze_calibration_by_case,
+        )
+        state = cache.format_state(STATE, ItemState) if cache is not None else None
+        by_case = analyze_calibration_by_case(text, path, options, state,
+                                              CaseRules(_symfony_duplicates))
+        if by_case is not None:
+            return by_case
     return analyze_whole(text, path, kind, options)
 
 

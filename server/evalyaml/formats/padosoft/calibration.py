@@ -26,6 +26,7 @@ from evalyaml.formats.padosoft.values import (
     string_of,
     value_of,
 )
+from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 LOAD = "eval-harness refuses to load the calibration file"
@@ -36,7 +37,10 @@ CASE_ALIASES = {"expected_output": "expected", "verdict": "human_verdict",
 VERDICTS = ("pass", "fail")
 
 
-def check_calibration(ctx: Context, root: Node | None) -> list[CaseSummary]:
+def check_calibration(ctx: Context, root: Node | None, *, cases_elsewhere: bool = False
+                      ) -> list[CaseSummary]:
+    """`cases_elsewhere`: the root of a file split into its cases (`calcases.py`), whose
+    `cases:` has its list's lines taken out; each case is checked on its own (`check_case`)."""
     upstream = "Calibration YAML missing required list field 'cases'."
     if not isinstance(root, Mapping):
         where = ctx.first_line() if root is None or value_of(root) is None else \
@@ -49,7 +53,7 @@ def check_calibration(ctx: Context, root: Node | None) -> list[CaseSummary]:
     typos = Typos(root, ROOT_KEYS)
     check_schema_version(ctx, root, (CALIBRATION_VERSION,), label="Calibration", prefix=LOAD,
                          supported_word="Supported")
-    cases = _check_cases(ctx, root, typos, upstream)
+    cases = [] if cases_elsewhere else _check_cases(ctx, root, typos, upstream)
     typos.report_all_extra(ctx, "EY513", "the calibration file", "its value has no effect",
                            exclude=("cases",))
     return cases
@@ -82,14 +86,14 @@ def _check_cases(ctx: Context, root: Mapping, typos: Typos, upstream: str) -> li
     seen: dict[str, Node] = {}
     out: list[CaseSummary] = []
     for index, case in enumerate(items):
-        summary = _check_case(ctx, case, index, seen)
+        summary = check_case(ctx, case, index, seen)
         if summary is not None:
             out.append(summary)
     return out
 
 
-def _check_case(ctx: Context, case: Node, index: int, seen: dict[str, Node]
-                ) -> CaseSummary | None:
+def check_case(ctx: Context, case: Node, index: int, seen: dict[str, Node]
+               ) -> CaseSummary | None:
     if not is_array(case):
         ctx.add("EY504", loader(f"case {index} is {describe(case)}, not a mapping",
                                 f"Calibration case at index {index} is not an associative "
@@ -122,12 +126,7 @@ def _check_case(ctx: Context, case: Node, index: int, seen: dict[str, Node]
             case_id, id_node = text, value
             first = seen.get(text)
             if first is not None:
-                line = ctx.parsed.lines.position(first.start).line + 1
-                ctx.add("EY506", loader(f"case id '{text}' is already used on line {line}; case "
-                                        "ids must be unique",
-                                        f"Duplicate calibration case id '{text}' at index "
-                                        f"{index}.", LOAD), ctx.span(value),
-                        related=(Related(None, ctx.span(first), f"first case '{text}'"),))
+                duplicate_case(ctx, text, index, ctx.span(value), ctx.span(first))
             else:
                 seen[text] = value
     label = f"Calibration case '{case_id or ''}' (index {index})"
@@ -158,6 +157,14 @@ def _check_case(ctx: Context, case: Node, index: int, seen: dict[str, Node]
     typos.report_all_extra(ctx, "EY513", who, "its value has no effect",
                            exclude=("id", "input", "expected", "actual", "human_verdict"))
     return CaseSummary(case_id, ctx.span(case), ctx.span(id_node) if id_node else None)
+
+
+def duplicate_case(ctx: Context, case_id: str, index: int, at: Span, first: Span) -> None:
+    """EY506 on the id of case `index`, the same as the case's at `first`."""
+    ctx.add("EY506", loader(f"case id '{case_id}' is already used on line {first.start.line + 1}"
+                            "; case ids must be unique",
+                            f"Duplicate calibration case id '{case_id}' at index {index}.", LOAD),
+            at, related=(Related(None, first, f"first case '{case_id}'"),))
 
 
 def _check_verdict(ctx: Context, case: Mapping, typos: Typos, label: str, who: str) -> None:

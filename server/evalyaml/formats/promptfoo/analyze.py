@@ -13,7 +13,12 @@ from evalyaml.core.kinds import Kind
 from evalyaml.core.model import CaseSummary, FileAnalysis, FileRef
 from evalyaml.core.options import Options
 from evalyaml.formats.promptfoo import scripts
-from evalyaml.formats.promptfoo.bytest import STATE, analyze_config_by_test
+from evalyaml.formats.promptfoo.bytest import (
+    STATE,
+    TESTS_STATE,
+    analyze_config_by_test,
+    analyze_tests_file_by_test,
+)
 from evalyaml.formats.promptfoo.common import Context
 from evalyaml.formats.promptfoo.config import check_config
 from evalyaml.formats.promptfoo.cross import FACTS
@@ -26,6 +31,7 @@ from evalyaml.formats.promptfoo.tests import check_test
 from evalyaml.syntax.json import parse_json
 from evalyaml.syntax.jsonl import parse_jsonl, require_objects
 from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.rowchecks import RowState
 from evalyaml.syntax.text import LineIndex
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 from evalyaml.syntax.yaml.parse import parse_text
@@ -42,8 +48,8 @@ KINDS: tuple[Kind, ...] = (CONFIG, TESTS, TABLE, PROMPT, SCRIPTS)
 def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
             forced: bool = False, cache: CaseCache | None = None,
             mapper: CaseMapper | None = None, whole: bool = False) -> FileAnalysis:
-    """A YAML config test by test where it splits (`bytest`), unless `whole` (what that
-    must equal, for the tests)."""
+    """A YAML config or tests file test by test where it splits (`bytest`), a JSONL tests file
+    row by row (`byrow`), unless `whole` (what those must equal, for the tests)."""
     if kind not in KINDS:
         kind = CONFIG
     if kind is SCRIPTS:
@@ -51,11 +57,31 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
     sink = FindingSink(strict=options.strict)
     result = FileAnalysis(path, kind)
     facts = ConfigFacts()
+    cases: list[CaseSummary] | None = None  # when a path below has them ready
     lower = (path or "").lower()
     if kind is PROMPT:
         _prompt_file(text, lower, sink)
     elif kind is TABLE:
-        check_table(text, sink)
+        from evalyaml.formats.promptfoo.tablerows import STATE as RECORDS
+        from evalyaml.formats.promptfoo.tablerows import table_by_record
+        records = None if whole else table_by_record(
+            text, sink.strict, cache.format_state(RECORDS, RowState) if cache is not None
+            else None)
+        if records is None:
+            check_table(text, sink)
+        else:
+            sink.findings.extend(records)
+    elif kind is TESTS and lower.endswith(".jsonl") and not whole:
+        from evalyaml.formats.promptfoo.byrow import tests_jsonl
+        cases = tests_jsonl(text, sink, facts, cache)
+    elif kind is TESTS and lower.endswith(".json") and not whole and (
+            json_cases := _tests_json(text, sink, facts, cache)) is not None:
+        cases = json_cases
+    elif kind is TESTS and not whole and not lower.endswith((".json", ".jsonl")) and \
+            (tests := analyze_tests_file_by_test(text, options, cache.format_state(
+                TESTS_STATE, ItemState) if cache is not None else None)) is not None:
+        sink.findings.extend(tests[0])
+        facts, cases = tests[1], tests[2]
     elif kind is TESTS and lower.endswith(".jsonl"):
         doc = parse_jsonl(text, sink)
         require_objects(doc, sink, code="EY200", what="each line of a promptfoo tests file")
@@ -67,8 +93,7 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
     elif kind is CONFIG and not whole and not lower.endswith(".json") and \
             (by_test := _config_by_test(text, options, cache)) is not None:
         findings, facts, cases = by_test
-        _record(result, facts, path, kind, options)
-        result.cases = cases
+        _record(result, facts, path, kind, options, cases=cases)
         result.findings = list(dict.fromkeys(findings))
         return result
     else:
@@ -82,9 +107,15 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
                 _tests_file(Context(parsed, sink, external=True), root, facts)
             else:
                 check_config(Context(parsed, sink), root, facts)
-    _record(result, facts, path, kind, options)
+    _record(result, facts, path, kind, options, cases=cases)
     result.findings = list(dict.fromkeys(sink.findings))
     return result
+
+
+def _tests_json(text: str, sink: FindingSink, facts: ConfigFacts, cache: CaseCache | None
+                ) -> list[CaseSummary] | None:
+    from evalyaml.formats.promptfoo.byrow import tests_json
+    return tests_json(text, sink, facts, cache)
 
 
 def _config_by_test(text: str, options: Options, cache: CaseCache | None
@@ -118,9 +149,11 @@ def _tests_file(ctx: Context, root: Node | None, facts: ConfigFacts) -> None:
 
 
 def _record(result: FileAnalysis, facts: ConfigFacts, path: str | None, kind: Kind,
-            options: Options) -> None:
+            options: Options, *, cases: list[CaseSummary] | None = None) -> None:
+    """`cases`: `facts.cases` as summaries, when the caller has them (item by item)."""
     result.facts[FACTS] = facts
-    result.cases = [CaseSummary(name, span, name_span) for name, span, name_span in facts.cases]
+    result.cases = cases if cases is not None else \
+        [CaseSummary(name, span, name_span) for name, span, name_span in facts.cases]
     if path is None:
         return
     folder = PurePath(path).parent

@@ -15,23 +15,25 @@ way. A file that does not split, a test that does not parse as written, or a con
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from evalyaml.core.findings import Finding, FindingSink
 from evalyaml.core.items import Item, ItemState, analyze_items, shift_span
+from evalyaml.core.joined import Joined
 from evalyaml.core.model import CaseSummary
 from evalyaml.core.options import Options
 from evalyaml.formats.promptfoo.common import Context
 from evalyaml.formats.promptfoo.config import check_config, no_assertion
 from evalyaml.formats.promptfoo.facts import ConfigFacts, Ref, TestFacts
-from evalyaml.formats.promptfoo.tests import check_tests_item
+from evalyaml.formats.promptfoo.tests import check_test, check_tests_item
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.text import LineIndex, Span
-from evalyaml.syntax.tree import Mapping
+from evalyaml.syntax.tree import Mapping, Node
 from evalyaml.syntax.yaml.parse import parse_lone_item, parse_text
 
 STATE = "promptfoo-tests"
+TESTS_STATE = "promptfoo-tests-file"
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +64,8 @@ def _shift_test(test: TestFacts, move: Callable[[Span], Span]) -> TestFacts:
 
 
 class TestRules:
-    key = "tests"
+    key: str | None = "tests"
+    external = False  # paths read from a tests file, not the config
     uses_index = True  # "test 3" in messages about a test with no description
 
     def root(self, text: str, options: Options) -> tuple[tuple[Finding, ...], RootFacts] | None:
@@ -92,10 +95,14 @@ class TestRules:
         parsed, item = lone
         facts = ConfigFacts(default_asserted=root.facts.default_asserted,
                             default_unknown=root.facts.default_unknown)
-        check_tests_item(Context(parsed, sink), item, facts, index)
+        self.check(Context(parsed, sink, external=self.external), item, facts, index)
         cases = tuple(CaseSummary(name, span, name_span) for name, span, name_span in facts.cases)
         return Item(tuple(dict.fromkeys(sink.findings)),
-                    TestItem(tuple(facts.refs), tuple(facts.tests), cases))
+                    TestItem(tuple(facts.refs), tuple(facts.tests), cases),
+                    by_index=quotes_index(facts, index))
+
+    def check(self, ctx: Context, item: Node, facts: ConfigFacts, index: int) -> None:
+        check_tests_item(ctx, item, facts, index)
 
     def shift(self, facts: TestItem, lines: int) -> TestItem:
         return facts.shifted(lines)
@@ -115,6 +122,60 @@ class TestRules:
             tables=[replace(r, span=move(r.span)) for r in facts.tables],
             cases=[(n, move(s), move(ns)) for n, s, ns in facts.cases])
         return RootFacts(moved, root.tests_key)
+
+
+class TestsFileRules(TestRules):
+    """A tests file whose document is the list of tests (its skeleton holds only comments):
+    each test checked as `_tests_file` checks it, paths read from the file (`external`)."""
+
+    key = None
+    external = True
+
+    def root(self, text: str, options: Options) -> tuple[tuple[Finding, ...], RootFacts] | None:
+        parsed = parse_text(text, FindingSink(strict=options.strict))
+        return ((), RootFacts(ConfigFacts(), None)) if parsed.ok and not parsed.documents \
+            else None
+
+    def fingerprint(self, root: RootFacts) -> str:
+        return "tests-file"
+
+    def check(self, ctx: Context, item: Node, facts: ConfigFacts, index: int) -> None:
+        check_test(ctx, item, facts, index)
+
+
+def case_tuple(case: CaseSummary) -> tuple[str, Span, Span]:
+    """`ConfigFacts.cases`' entry of a test's summary (made from one)."""
+    assert case.id is not None and case.id_span is not None
+    return case.id, case.span, case.id_span
+
+
+def quotes_index(facts: ConfigFacts, index: int) -> bool:
+    """Whether a test's facts name it by its index ("test 3": no description)."""
+    label = f"test {index + 1}"
+    return any(t.label == label for t in facts.tests) or \
+        any(name == label for name, _, _ in facts.cases)
+
+
+def analyze_tests_file_by_test(text: str, options: Options, state: ItemState | None
+                               ) -> tuple[list[Finding], ConfigFacts, list[CaseSummary]] | None:
+    """A YAML tests file's findings, facts and cases, as `analyze._tests_file` gives them."""
+    done = analyze_items(text, TestsFileRules(), options, state)
+    if done is None:
+        return None
+    joined = state.extra.get(TESTS_STATE) if state is not None else None
+    if not isinstance(joined, Joined):
+        joined = Joined(_fields, 5)
+        if state is not None:
+            state.extra[TESTS_STATE] = joined
+    findings, refs, tests, cases, summaries = joined.update(done.items)
+    facts = ConfigFacts(refs=refs, tests=tests, cases=cases)  # type: ignore[arg-type]
+    return findings, facts, summaries  # type: ignore[return-value]
+
+
+def _fields(item: Item[TestItem]) -> tuple[Sequence[object], ...]:
+    test = item.facts
+    return (item.findings, test.refs, test.tests, [case_tuple(c) for c in test.cases],
+            test.cases)
 
 
 def analyze_config_by_test(text: str, options: Options, state: ItemState | None

@@ -14,7 +14,7 @@ import re
 from evalyaml.core.findings import FindingSink
 from evalyaml.core.suggest import rank
 from evalyaml.formats.promptfoo import vocab
-from evalyaml.syntax.csv import Cell, read_csv
+from evalyaml.syntax.csv import Cell, Row, read_csv
 from evalyaml.syntax.text import LineIndex, Span
 
 SPECIAL = ("__expected", "__prefix", "__suffix", "__description", "__providerOutput", "__metric",
@@ -54,10 +54,8 @@ def check_table(text: str, sink: FindingSink) -> None:
     if not table.rows:
         return
     header = table.rows[0]
-    names = [cell.value.strip() for cell in header.cells]
+    names = check_header(sink, lines, header)
     width = len(names)
-    for cell, name in zip(header.cells, names, strict=True):
-        _header(sink, lines.span(cell.start, cell.end), name)
     last = table.rows[-1].start
     for blank in table.blanks:
         if blank.start > header.start and blank.start < last:
@@ -65,20 +63,35 @@ def check_table(text: str, sink: FindingSink) -> None:
                      f"columns length is {width}, got 1 on line {blank.line + 1}\"",
                      lines.span(blank.start, blank.start))
     for row in table.rows[1:]:
-        if len(row.cells) != width:
-            sink.add("EYPF021", f"this record has {len(row.cells)} fields and the header "
-                     f"{width}: csv-parse fails with \"Invalid Record Length: columns length is "
-                     f"{width}, got {len(row.cells)} on line {row.line + 1}\"",
-                     lines.span(row.start, row.end))
-            continue
-        for cell, name in zip(row.cells, names, strict=True):
-            if name.startswith("__expected") and cell.value.strip():
-                _expected(sink, lines.span(cell.start, cell.end), cell.value)
-            elif name == "__threshold" and cell.value.strip() and \
-                    not _NUMBER.match(cell.value):
-                sink.add("EYPF015", f"'{cell.value}' is not a number: promptfoo leaves the "
-                         "row's threshold unset (parseFiniteNumber), silently",
-                         lines.span(cell.start, cell.end))
+        check_record(sink, lines, row, names, line=row.line)
+
+
+def check_header(sink: FindingSink, lines: LineIndex, header: Row) -> list[str]:
+    """The header's findings; its names."""
+    names = [cell.value.strip() for cell in header.cells]
+    for cell, name in zip(header.cells, names, strict=True):
+        _header(sink, lines.span(cell.start, cell.end), name)
+    return names
+
+
+def check_record(sink: FindingSink, lines: LineIndex, row: Row, names: list[str], *,
+                 line: int) -> None:
+    """One record under the header's `names`; `line`: its line in the file (for messages)."""
+    width = len(names)
+    if len(row.cells) != width:
+        sink.add("EYPF021", f"this record has {len(row.cells)} fields and the header "
+                 f"{width}: csv-parse fails with \"Invalid Record Length: columns length is "
+                 f"{width}, got {len(row.cells)} on line {line + 1}\"",
+                 lines.span(row.start, row.end))
+        return
+    for cell, name in zip(row.cells, names, strict=True):
+        if name.startswith("__expected") and cell.value.strip():
+            _expected(sink, lines.span(cell.start, cell.end), cell.value)
+        elif name == "__threshold" and cell.value.strip() and \
+                not _NUMBER.match(cell.value):
+            sink.add("EYPF015", f"'{cell.value}' is not a number: promptfoo leaves the "
+                     "row's threshold unset (parseFiniteNumber), silently",
+                     lines.span(cell.start, cell.end))
 
 
 def _header(sink: FindingSink, span: Span, name: str) -> None:

@@ -130,10 +130,12 @@ def split_dataset(text: str, key: str | None = "questions") -> DatasetSplit | No
     item_start, end_of_list = _item_patterns(indent)
     terminator = end_of_list.search(text, region_start)
     region_end = terminator.start() + 1 if terminator else len(text)
-    if terminator and (key is None or text[region_end : region_end + 1] in (" ", "\t", "|", ">")):
+    if terminator and (key is None or
+                       text[region_end : region_end + 1] in (" ", "\t", "|", ">", "-")):
         # An indented line that is neither a case nor a root key, anything after a document
-        # that is a list, or a block scalar's header (with the list's lines taken out it would
-        # read as the key's value, where after the list it is a syntax error): parse it whole.
+        # that is a list, or a block scalar's header or a `- ` less indented than the items
+        # (with the list's lines taken out either would read as the key's value, where after
+        # the list it is a syntax error): parse it whole.
         return None
     starts = [region_start]
     starts.extend(m.start() + 1 for m in item_start.finditer(text, region_start, region_end))

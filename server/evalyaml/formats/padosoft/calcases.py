@@ -1,0 +1,94 @@
+"""A judge-calibration file case by case (`core.items`), as a dataset goes sample by sample
+(`samples.py`): a keystroke in one case of a 10,000-case file re-checks that case, then the
+duplicate ids (EY506) over every case's id, reported as the whole-file rules report them.
+
+The root is checked with its `cases:` list's lines taken out (`check_calibration(...,
+cases_elsewhere=True)`); each case with `check_case`, which quotes the case's index in its
+messages (`uses_index`). A file that does not split, or a case that does not parse as written,
+is analysed whole by the caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.items import Item, ItemState, analyze_items
+from evalyaml.core.model import CaseSummary, FileAnalysis
+from evalyaml.core.options import Options
+from evalyaml.formats.padosoft.calibration import check_calibration, check_case, duplicate_case
+from evalyaml.formats.padosoft.common import Context
+from evalyaml.formats.padosoft.kinds import CALIBRATION
+from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.text import LineIndex, Span
+from evalyaml.syntax.tree import Mapping
+from evalyaml.syntax.yaml.parse import parse_lone_item, parse_text
+
+STATE = "padosoft-calibration-cases"
+
+
+class CaseRules:
+    key = "cases"
+    uses_index = True
+
+    def __init__(self, tidy: Callable[[FindingSink], None]) -> None:
+        """`tidy`: the format's rewording of the parser's findings (`samples.SampleRules`)."""
+        self._tidy = tidy
+
+    def root(self, text: str, options: Options) -> tuple[tuple[Finding, ...], None] | None:
+        sink = FindingSink(strict=options.strict)
+        parsed = parse_text(text, sink)
+        if not parsed.ok or len(parsed.documents) != 1 or \
+                not isinstance(parsed.documents[0], Mapping):
+            return None
+        self._tidy(sink)
+        check_calibration(Context(parsed, sink), parsed.documents[0], cases_elsewhere=True)
+        return tuple(dict.fromkeys(sink.findings)), None
+
+    def fingerprint(self, root: None) -> str:
+        return ""  # a case's rules read nothing of the root
+
+    def item(self, text: str, index: int, root: None, options: Options
+             ) -> Item[CaseSummary | None] | None:
+        sink = FindingSink(strict=options.strict)
+        lone = parse_lone_item(text, sink)
+        if lone is None:
+            return None
+        parsed, item = lone
+        self._tidy(sink)
+        summary = check_case(Context(parsed, sink), item, index, {})
+        return Item(tuple(dict.fromkeys(sink.findings)), summary)
+
+    def shift(self, facts: CaseSummary | None, lines: int) -> CaseSummary | None:
+        return facts.shifted(lines) if facts is not None else None
+
+    def shift_root(self, root: None, first_line: int, lines: int) -> None:
+        return None
+
+
+def analyze_calibration_by_case(text: str, path: str | None, options: Options,
+                                state: ItemState | None, rules: CaseRules
+                                ) -> FileAnalysis | None:
+    done = analyze_items(text, rules, options, state)
+    if done is None or not done.items:
+        return None
+    sink = FindingSink(strict=options.strict)
+    ctx = Context(ParsedText("", LineIndex(""), [], ok=True), sink)  # for its `add` only
+    findings: list[Finding] = list(done.root_findings)
+    cases: list[CaseSummary] = []
+    first: dict[str, Span] = {}
+    for index, item in enumerate(done.items):
+        findings.extend(item.findings)
+        summary = item.facts
+        if summary is None:
+            continue
+        cases.append(summary)
+        if summary.id is not None and summary.id_span is not None:
+            earlier = first.setdefault(summary.id, summary.id_span)
+            if earlier is not summary.id_span:
+                duplicate_case(ctx, summary.id, index, summary.id_span, earlier)
+    findings.extend(sink.findings)
+    result = FileAnalysis(path, CALIBRATION)
+    result.findings = list(dict.fromkeys(findings))
+    result.cases = cases
+    return result
