@@ -109,6 +109,9 @@ def test_a_valid_contract_dataset_is_checked_without_jsonschema(tmp_path: Path) 
     _, after, _ = _check(_workspace(tmp_path, "datasets/support_faq.yaml"))
     assert "evalyaml.formats.contract.dataset" in after
     assert not {m for m in after if m.split(".")[0] in ("jsonschema", "referencing")}
+    # Its schema is read from the package's own folder: no `importlib.resources` (with
+    # `tempfile` and `zipfile`), and its records come without dataclasses too.
+    assert not {"importlib.resources", "tempfile", "zipfile", "dataclasses"} & after
 
 
 def test_a_contract_mistake_still_loads_jsonschema_and_is_reported(tmp_path: Path) -> None:

@@ -3,24 +3,33 @@
 Compiled validators and the `$ref` registry are each format's (the contract's are in
 `formats/contract/schemas.py`).
 
-The schemas live in the top-level `schemas/` folder and ship inside the wheel as package data;
-`importlib.resources` finds them in either layout.
+The schemas live in the top-level `schemas/` folder and ship inside the wheel as package data:
+`evalyaml/schemas` beside this package's modules in either layout (a link in the source tree).
+`importlib.resources`, which also reads a zipped package, is asked only when that folder is
+not on disk: importing it (with `tempfile` and `zipfile`) is a tenth of a small check's start.
 """
 
 from __future__ import annotations
 
 import json
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from evalyaml.core.kinds import Kind
+
+_PACKAGE = Path(__file__).parent.parent
 
 
 def schema_text(kind: Kind) -> str:
     """A kind's shipped schema (`Kind.schema_file`); every format's live in `schemas/`."""
     if kind.schema_file is None:
         raise LookupError(f"{kind.value} has no schema")
+    shipped = _PACKAGE / "schemas" / kind.schema_file
+    if shipped.is_file():
+        return shipped.read_text(encoding="utf-8")
+    from importlib import resources
+
     return (resources.files("evalyaml") / "schemas" / kind.schema_file).read_text(
         encoding="utf-8"
     )

@@ -10,7 +10,6 @@ analysis and an incremental one run the same code on the same texts, which is wh
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import cache, partial
 
 from evalyaml.core.findings import Finding, FindingSink, Related
@@ -30,6 +29,7 @@ from evalyaml.formats.contract.schemas import (
     validator_for,
 )
 from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.record import mutable_record
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import (
     MERGE_TAG,
@@ -46,7 +46,7 @@ from evalyaml.syntax.yaml.parse import parse_text
 from evalyaml.syntax.yaml.segments import DatasetSplit, Segment, split_dataset
 
 
-@dataclass(slots=True)
+@mutable_record
 class DatasetResult:
     findings: list[Finding]
     cases: list[CaseSummary]
