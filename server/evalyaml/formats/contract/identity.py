@@ -7,6 +7,7 @@ quoted fix, rather than a bare "must be a string".
 from __future__ import annotations
 
 from evalyaml.core.findings import FindingSink, Fix, TextEdit
+from evalyaml.core.semantic_version import parse_full_version
 from evalyaml.syntax.lazyre import lazy_re
 from evalyaml.syntax.text import LineIndex, Span
 from evalyaml.syntax.tree import Mapping, Scalar
@@ -45,11 +46,7 @@ def check_version(
                        preferred=True),),
         )
         return None, span
-    from semver import Version  # here: a dataset, which declares no version, never needs it
-
-    try:
-        Version.parse(node.text)
-    except (ValueError, TypeError):
+    if parse_full_version(node.text) is None:
         suggestion = suggested_version(node.text)
         hint = f"; did you mean \"{suggestion}\"?" if suggestion else ""
         fixes = (Fix(f'Change to "{suggestion}"', (TextEdit(span, f'"{suggestion}"'),),

@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from evalyaml.core.kinds import FileKind
 from evalyaml.core.model import Pin
+from evalyaml.core.semantic_version import parse_full_version
 
 _REFERENCE = re.compile(r"^(?P<kind>[A-Za-z_]+)/(?P<id>[^@\s]*)(?:@(?P<pin>.*))?$")
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -25,11 +26,8 @@ def parse_pin(text: str) -> Pin | None:
             return Pin(text, int(partial.group(1)), int(minor) if minor is not None else None)
         except ValueError:  # over Python's 4,300-digit limit for int(): not a usable pin
             return None
-    from semver import Version  # here: a MAJOR or MAJOR.MINOR pin needs no semver (#27)
-
-    try:
-        version = Version.parse(text)
-    except (ValueError, TypeError):
+    version = parse_full_version(text)
+    if version is None:
         return None
     return Pin(text, version.major, version.minor, version.patch, version.prerelease)
 
