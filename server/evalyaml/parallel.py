@@ -78,6 +78,22 @@ def _analyse_in_worker(texts: list[str], options: Options) -> list[CaseResult | 
             gc.enable()
 
 
+PARENT_POLL = 1.0
+"""Seconds between a worker's looks at whether the server that spawned it is still there."""
+
+
+def _exit_with(server: int) -> None:
+    """A worker's initializer: exit when the server is gone. A server killed outright (an
+    editor's SIGKILL, a crash) never shuts its pool down, and its worker, waiting for work on
+    a pipe nobody writes to, would otherwise stay for good."""
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(PARENT_POLL)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="evalyaml-parent-watch", daemon=True).start()
+
+
 def _warm_up() -> None:
     """Import everything and compile the validators, so the first real job pays for neither."""
     _analyse_in_worker(["- id: warm\n  input: up\n"], Options())
@@ -111,7 +127,8 @@ class CasePool:
 
             try:
                 self._pool = ProcessPoolExecutor(
-                    max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+                    max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_exit_with, initargs=(os.getpid(),))
                 self._warm = self._pool.submit(_warm_up)
             except (OSError, RuntimeError):  # no processes here (sandbox): work in-thread
                 self._pool, self._broken = None, True

@@ -3,7 +3,11 @@ analysis. Real spawned processes, no mocks."""
 
 from __future__ import annotations
 
+import os
 import runpy
+import signal
+import subprocess
+import sys
 import time
 from datetime import date
 
@@ -73,3 +77,42 @@ def test_a_spawned_worker_importing_the_main_module_starts_no_command() -> None:
     # without the guard each would start a second server on the same stdin.
     namespace = runpy.run_module("evalyaml.__main__", run_name="__mp_main__")
     assert "main" in namespace
+
+
+HOLDER = """
+import sys, time
+from evalyaml.parallel import CasePool
+if __name__ == "__main__":
+    pool = CasePool()
+    pool.start()
+    while not pool.ready:
+        time.sleep(0.02)
+    print(*pool._pool._processes, flush=True)
+    time.sleep(60)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_a_worker_leaves_when_its_server_is_killed(tmp_path: object) -> None:
+    """An editor that kills the server outright (SIGKILL: no shutdown, no pool clean-up) must
+    not leave its case worker behind, waiting on a pipe for good."""
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None
+        worker = int(holder.stdout.readline().split()[0])
+        assert _alive(worker)
+        holder.send_signal(signal.SIGKILL)
+        holder.wait(10)
+        deadline = time.monotonic() + 15
+        while _alive(worker) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive(worker), "the worker outlived its server"
+    finally:
+        holder.kill()
