@@ -24,7 +24,7 @@ from evalyaml.core.model import Definition, FileAnalysis, Reference
 from evalyaml.core.options import Options
 from evalyaml.dispatch import analyze_text
 from evalyaml.workspace import loading
-from evalyaml.workspace.adoption import Adoption, adoptions, first_existing
+from evalyaml.workspace.adoption import Adoption, first_existing, same_adoptions
 from evalyaml.workspace.crossfile import cross_findings
 from evalyaml.workspace.discovery import discover, in_scope
 from evalyaml.workspace.loading import Entry, Job, Pause, digest_of, entry_of, load, unreadable
@@ -300,7 +300,7 @@ class Workspace:
         if entry is not None:
             self._files[key] = entry
         result = self.symbols.swap(key, old_analysis, new_analysis)
-        if adoptions(old_analysis) != adoptions(new_analysis):
+        if not same_adoptions(old_analysis, new_analysis):
             result |= self._settle(self._adoption.release(key) | self._adopt(key, new_analysis))
         return result
 
