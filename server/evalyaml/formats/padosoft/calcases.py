@@ -19,8 +19,7 @@ from evalyaml.core.options import Options
 from evalyaml.formats.padosoft.calibration import check_calibration, check_case, duplicate_case
 from evalyaml.formats.padosoft.common import Context
 from evalyaml.formats.padosoft.kinds import CALIBRATION
-from evalyaml.syntax.parsed import ParsedText
-from evalyaml.syntax.text import LineIndex, Span
+from evalyaml.formats.padosoft.samples import join_items
 from evalyaml.syntax.tree import Mapping
 from evalyaml.syntax.yaml.parse import parse_lone_item, parse_text
 
@@ -72,23 +71,6 @@ def analyze_calibration_by_case(text: str, path: str | None, options: Options,
     done = analyze_items(text, rules, options, state)
     if done is None or not done.items:
         return None
-    sink = FindingSink(strict=options.strict)
-    ctx = Context(ParsedText("", LineIndex(""), [], ok=True), sink)  # for its `add` only
-    findings: list[Finding] = list(done.root_findings)
-    cases: list[CaseSummary] = []
-    first: dict[str, Span] = {}
-    for index, item in enumerate(done.items):
-        findings.extend(item.findings)
-        summary = item.facts
-        if summary is None:
-            continue
-        cases.append(summary)
-        if summary.id is not None and summary.id_span is not None:
-            earlier = first.setdefault(summary.id, summary.id_span)
-            if earlier is not summary.id_span:
-                duplicate_case(ctx, summary.id, index, summary.id_span, earlier)
-    findings.extend(sink.findings)
     result = FileAnalysis(path, CALIBRATION)
-    result.findings = list(dict.fromkeys(findings))
-    result.cases = cases
+    result.findings, result.cases = join_items(done, options, duplicate_case)
     return result

@@ -12,9 +12,10 @@ is analysed whole by the caller.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from evalyaml.core.findings import Finding, FindingSink
-from evalyaml.core.items import Item, ItemState, analyze_items, shift_span
+from evalyaml.core.items import Analysed, Item, ItemState, analyze_items, shift_span
 from evalyaml.core.model import CaseSummary, Definition, FileAnalysis
 from evalyaml.core.options import Options
 from evalyaml.formats.padosoft.common import Context
@@ -82,6 +83,21 @@ def analyze_dataset_by_sample(text: str, path: str | None, options: Options,
     done = analyze_items(text, rules, options, state)
     if done is None:
         return None
+    result = FileAnalysis(path, DATASET)
+    result.findings, result.cases = join_items(done, options, duplicate_id)
+    result.definitions = [replace(d, description=samples_description(len(result.cases)))
+                          for d in done.root]
+    return result
+
+
+DuplicateId = Callable[[Context, str, int, Span, Span], None]
+Root = TypeVar("Root")
+
+
+def join_items(done: Analysed[Root, CaseSummary | None], options: Options, duplicate: DuplicateId
+               ) -> tuple[list[Finding], list[CaseSummary]]:
+    """The skeleton's and items' findings and the items' summaries, in file order, with a
+    finding (`duplicate`: the file's own message, EY506) for each id met a second time."""
     sink = FindingSink(strict=options.strict)
     ctx = Context(ParsedText("", LineIndex(""), [], ok=True), sink)  # for its `add` only
     findings: list[Finding] = list(done.root_findings)
@@ -96,11 +112,6 @@ def analyze_dataset_by_sample(text: str, path: str | None, options: Options,
         if summary.id is not None and summary.id_span is not None:
             earlier = first.setdefault(summary.id, summary.id_span)
             if earlier is not summary.id_span:
-                duplicate_id(ctx, summary.id, index, summary.id_span, earlier)
+                duplicate(ctx, summary.id, index, summary.id_span, earlier)
     findings.extend(sink.findings)
-    result = FileAnalysis(path, DATASET)
-    result.findings = list(dict.fromkeys(findings))
-    result.cases = cases
-    result.definitions = [replace(d, description=samples_description(len(cases)))
-                          for d in done.root]
-    return result
+    return list(dict.fromkeys(findings)), cases
