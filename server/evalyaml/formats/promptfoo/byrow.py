@@ -37,10 +37,30 @@ WHAT = "each line of a promptfoo tests file"
 RowFacts = tuple[TestItem, bool]  # the test's facts; whether they quote its index
 
 
-class TestRows:
-    def __init__(self, strict: bool) -> None:
+class _Tests:
+    """What a JSONL row and a JSON array's item share: a test's result and how it moves."""
+
+    def __init__(self, strict: bool, context: str) -> None:
         self.strict = strict
-        self.context = ("promptfoo-tests-row", strict)
+        self.context = (context, strict)
+
+    @staticmethod
+    def result(sink: FindingSink, facts: ConfigFacts, index: int) -> LineResult[RowFacts]:
+        cases = tuple(CaseSummary(name, span, name_span) for name, span, name_span in facts.cases)
+        return LineResult(tuple(sink.findings),
+                          (TestItem(tuple(facts.refs), tuple(facts.tests), cases),
+                           quotes_index(facts, index)))
+
+    def quotes_place(self, result: LineResult[RowFacts]) -> bool:
+        return bool(result.findings) or result.facts[1]
+
+    def shift(self, facts: RowFacts, lines: int) -> RowFacts:
+        return facts[0].shifted(lines), facts[1]
+
+
+class TestRows(_Tests):
+    def __init__(self, strict: bool) -> None:
+        super().__init__(strict, "promptfoo-tests-row")
 
     def check(self, text: str, *, first: bool, index: int, line: int) -> LineResult[RowFacts]:
         sink = FindingSink(strict=self.strict)
@@ -52,16 +72,7 @@ class TestRows:
                 check_test(Context(parsed, sink, external=True), root, facts, index)
             else:
                 not_an_object(root, parsed.span(root), sink, code="EY200", what=WHAT)
-        cases = tuple(CaseSummary(name, span, name_span) for name, span, name_span in facts.cases)
-        return LineResult(tuple(sink.findings),
-                          (TestItem(tuple(facts.refs), tuple(facts.tests), cases),
-                           quotes_index(facts, index)))
-
-    def quotes_place(self, result: LineResult[RowFacts]) -> bool:
-        return bool(result.findings) or result.facts[1]
-
-    def shift(self, facts: RowFacts, lines: int) -> RowFacts:
-        return facts[0].shifted(lines), facts[1]
+        return self.result(sink, facts, index)
 
 
 def tests_jsonl(text: str, sink: FindingSink, facts: ConfigFacts, cache: CaseCache | None
@@ -72,27 +83,17 @@ def tests_jsonl(text: str, sink: FindingSink, facts: ConfigFacts, cache: CaseCac
     return _join(analyze_rows(text, TestRows(sink.strict), state), sink, facts, cache, JOINED)
 
 
-class JsonTests:
+class JsonTests(_Tests):
     """A JSON tests file's items (`syntax.jsonitems`), each checked as `_tests_file` checks it."""
 
     def __init__(self, strict: bool) -> None:
-        self.strict = strict
-        self.context = ("promptfoo-tests-json", strict)
+        super().__init__(strict, "promptfoo-tests-json")
 
     def check(self, parsed: ParsedText, item: Node, index: int) -> LineResult[RowFacts]:
         sink = FindingSink(strict=self.strict)
         facts = ConfigFacts()
         check_test(Context(parsed, sink, external=True), item, facts, index)
-        cases = tuple(CaseSummary(name, span, name_span) for name, span, name_span in facts.cases)
-        return LineResult(tuple(sink.findings),
-                          (TestItem(tuple(facts.refs), tuple(facts.tests), cases),
-                           quotes_index(facts, index)))
-
-    def quotes_place(self, result: LineResult[RowFacts]) -> bool:
-        return bool(result.findings) or result.facts[1]
-
-    def shift(self, facts: RowFacts, lines: int) -> RowFacts:
-        return facts[0].shifted(lines), facts[1]
+        return self.result(sink, facts, index)
 
 
 def tests_json(text: str, sink: FindingSink, facts: ConfigFacts, cache: CaseCache | None
