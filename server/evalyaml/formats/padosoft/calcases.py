@@ -10,18 +10,15 @@ is analysed whole by the caller.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.findings import Finding
 from evalyaml.core.items import Item, ItemState, analyze_items
 from evalyaml.core.model import CaseSummary, FileAnalysis
 from evalyaml.core.options import Options
 from evalyaml.formats.padosoft.calibration import check_calibration, check_case, duplicate_case
 from evalyaml.formats.padosoft.common import Context
 from evalyaml.formats.padosoft.kinds import CALIBRATION
-from evalyaml.formats.padosoft.samples import join_items
+from evalyaml.formats.padosoft.samples import Tidy, checked_item, checked_root, join_items
 from evalyaml.syntax.tree import Mapping
-from evalyaml.syntax.yaml.parse import parse_lone_item, parse_text
 
 STATE = "padosoft-calibration-cases"
 
@@ -30,33 +27,23 @@ class CaseRules:
     key = "cases"
     uses_index = True
 
-    def __init__(self, tidy: Callable[[FindingSink], None]) -> None:
+    def __init__(self, tidy: Tidy) -> None:
         """`tidy`: the format's rewording of the parser's findings (`samples.SampleRules`)."""
         self._tidy = tidy
 
     def root(self, text: str, options: Options) -> tuple[tuple[Finding, ...], None] | None:
-        sink = FindingSink(strict=options.strict)
-        parsed = parse_text(text, sink)
-        if not parsed.ok or len(parsed.documents) != 1 or \
-                not isinstance(parsed.documents[0], Mapping):
-            return None
-        self._tidy(sink)
-        check_calibration(Context(parsed, sink), parsed.documents[0], cases_elsewhere=True)
-        return tuple(dict.fromkeys(sink.findings)), None
+        def check(ctx: Context, root: Mapping) -> None:
+            check_calibration(ctx, root, cases_elsewhere=True)  # its cases are the items'
+
+        return checked_root(text, options, self._tidy, check)
 
     def fingerprint(self, root: None) -> str:
         return ""  # a case's rules read nothing of the root
 
     def item(self, text: str, index: int, root: None, options: Options
              ) -> Item[CaseSummary | None] | None:
-        sink = FindingSink(strict=options.strict)
-        lone = parse_lone_item(text, sink)
-        if lone is None:
-            return None
-        parsed, item = lone
-        self._tidy(sink)
-        summary = check_case(Context(parsed, sink), item, index, {})
-        return Item(tuple(dict.fromkeys(sink.findings)), summary)
+        return checked_item(text, options, self._tidy,
+                            lambda ctx, item: check_case(ctx, item, index, {}))
 
     def shift(self, facts: CaseSummary | None, lines: int) -> CaseSummary | None:
         return facts.shifted(lines) if facts is not None else None

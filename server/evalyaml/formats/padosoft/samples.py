@@ -29,7 +29,7 @@ from evalyaml.formats.padosoft.kinds import DATASET
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.record import replace
 from evalyaml.syntax.text import LineIndex, Span
-from evalyaml.syntax.tree import Mapping
+from evalyaml.syntax.tree import Mapping, Node
 from evalyaml.syntax.yaml.parse import parse_lone_item, parse_text
 
 STATE = "padosoft-samples"
@@ -39,36 +39,23 @@ class SampleRules:
     key = "samples"
     uses_index = True
 
-    def __init__(self, tidy: Callable[[FindingSink], None]) -> None:
+    def __init__(self, tidy: Tidy) -> None:
         """`tidy`: the format's rewording of the parser's findings (symfony/yaml's duplicate
         keys), applied to every text parsed here as to the whole file."""
         self._tidy = tidy
 
     def root(self, text: str, options: Options
              ) -> tuple[tuple[Finding, ...], list[Definition]] | None:
-        sink = FindingSink(strict=options.strict)
-        parsed = parse_text(text, sink)
-        if not parsed.ok or len(parsed.documents) != 1 or \
-                not isinstance(parsed.documents[0], Mapping):
-            return None
-        self._tidy(sink)
-        definitions, _ = check_dataset(Context(parsed, sink), parsed.documents[0],
-                                       samples_elsewhere=True)
-        return tuple(dict.fromkeys(sink.findings)), definitions
+        return checked_root(text, options, self._tidy, lambda ctx, root: check_dataset(
+            ctx, root, samples_elsewhere=True)[0])
 
     def fingerprint(self, root: list[Definition]) -> str:
         return ""  # a sample's rules read nothing of the root
 
     def item(self, text: str, index: int, root: list[Definition], options: Options
              ) -> Item[CaseSummary | None] | None:
-        sink = FindingSink(strict=options.strict)
-        lone = parse_lone_item(text, sink)
-        if lone is None:
-            return None
-        parsed, item = lone
-        self._tidy(sink)
-        summary = check_sample(Context(parsed, sink), item, index)
-        return Item(tuple(dict.fromkeys(sink.findings)), summary)
+        return checked_item(text, options, self._tidy,
+                            lambda ctx, item: check_sample(ctx, item, index))
 
     def shift(self, facts: CaseSummary | None, lines: int) -> CaseSummary | None:
         return facts.shifted(lines) if facts is not None else None
@@ -115,3 +102,37 @@ def join_items(done: Analysed[Root, CaseSummary | None], options: Options, dupli
                 duplicate(ctx, summary.id, index, summary.id_span, earlier)
     findings.extend(sink.findings)
     return list(dict.fromkeys(findings)), cases
+
+
+Tidy = Callable[[FindingSink], None]
+Facts = TypeVar("Facts")
+
+
+def checked_root(text: str, options: Options, tidy: Tidy,
+                 check: Callable[[Context, Mapping], Facts]
+                 ) -> tuple[tuple[Finding, ...], Facts] | None:
+    """A skeleton (the file with its item list's lines taken out) parsed, reworded by `tidy`
+    and checked by `check`; None when it is not one mapping that parses as written."""
+    sink = FindingSink(strict=options.strict)
+    parsed = parse_text(text, sink)
+    root = parsed.documents[0] if parsed.ok and len(parsed.documents) == 1 else None
+    if not isinstance(root, Mapping):
+        return None
+    tidy(sink)
+    facts = check(Context(parsed, sink), root)
+    return tuple(dict.fromkeys(sink.findings)), facts
+
+
+def checked_item(text: str, options: Options, tidy: Tidy,
+                 check: Callable[[Context, Node], CaseSummary | None]
+                 ) -> Item[CaseSummary | None] | None:
+    """One item's text parsed alone, reworded by `tidy` and checked by `check`; None when it
+    does not parse as written."""
+    sink = FindingSink(strict=options.strict)
+    lone = parse_lone_item(text, sink)
+    if lone is None:
+        return None
+    parsed, item = lone
+    tidy(sink)
+    summary = check(Context(parsed, sink), item)
+    return Item(tuple(dict.fromkeys(sink.findings)), summary)
