@@ -4,7 +4,8 @@ scripts as the server's differential test, with the document's cache across the 
 without one, the findings, cases, definitions, file references and facts are the whole file's.
 
 The shapes: AgentV JSONL cases files, promptfoo tests files (YAML lists, JSONL, CSV tables,
-JSON arrays), Padosoft calibration files, Apastra JSONL dataset cases
+JSON arrays), promptfoo configs in JSON (the `tests` array cut out, `syntax/jsonsplit.py`),
+Padosoft calibration files, Apastra JSONL dataset cases and YAML quick evals
 (`syntax/rowchecks.py`, `syntax/jsonitems.py`, `core/items.py`).
 """
 
@@ -105,6 +106,54 @@ def _analyze_promptfoo(text: str, path: str, options: Any, cache: Any, whole: bo
                                     whole=whole)
 
 
+def _promptfoo_config_json() -> str:
+    return json.dumps({
+        "description": "support questions",
+        "prompts": ["Answer in a {{ tone }} voice: {{ question }}"],
+        "providers": ["openai:gpt-4o-mini"],
+        "defaultTest": {"vars": {"tone": "friendly"}},
+        "tests": [*_promptfoo_tests(), {"path": "file://gen.py", "config": {"n": 2}},
+                  {"vars": {"question": "Où est ma commande 📦 订单"}, "assert": [
+                      {"type": "contains", "value": "订单"}]}, 7],
+        "scenarios": [{"config": [{"vars": {"tone": "dry"}}], "tests": [{"vars": {}}]}],
+    }, indent=2, ensure_ascii=False) + "\n"
+
+
+def _analyze_promptfoo_config(text: str, path: str, options: Any, cache: Any,
+                              whole: bool) -> Any:
+    from evalyaml.formats import promptfoo
+
+    return promptfoo.FORMAT.analyze(text, path, promptfoo.CONFIG, options, cache=cache,
+                                    whole=whole)
+
+
+def _quick_eval() -> str:
+    text = (EXAMPLES / "apastra/promptops/evals/quick-summary.yaml").read_text("utf-8")
+    cases = """  - case_id: short
+    inputs: {max_words: "8", txt: "again"}
+  - case_id: no-inputs
+    assert: [{type: icontain, value: x}]
+  - case_id: emoji 📦
+    inputs:
+      max_words: 3
+      text: "订单 🚚"
+    metadata: {digest: "sha256:"}
+    extra: true
+  - [a, b]
+  - inputz: {text: x}
+    id: no-case-id
+"""
+    at = text.index("thresholds:")
+    return text[:at] + cases + text[at:] + "scratch: {{text}}\n"
+
+
+def _analyze_quick_eval(text: str, path: str, options: Any, cache: Any, whole: bool) -> Any:
+    from evalyaml.formats.apastra.analyze import analyze
+    from evalyaml.formats.apastra.kinds import QUICK_EVAL
+
+    return analyze(text, path, QUICK_EVAL, options, cache, whole=whole)
+
+
 def _apastra_jsonl() -> str:
     text = (EXAMPLES / "apastra/promptops/datasets/support-faq/dataset.jsonl").read_text("utf-8")
     return text + "".join(json.dumps(row) + "\n" for row in [
@@ -175,6 +224,10 @@ SHAPES: dict[str, tuple[str, Callable[[], str], Callable[..., Any]]] = {
                       _analyze_apastra),
     "padosoft-calibration": ("padosoft/eval/calibration/judge-cases.v1.yaml", _calibration,
                              _analyze_calibration),
+    "apastra-quick-eval": ("apastra/promptops/evals/quick-big.yaml", _quick_eval,
+                           _analyze_quick_eval),
+    "promptfoo-config-json": ("promptfoo/clean/promptfooconfig.json", _promptfoo_config_json,
+                              _analyze_promptfoo_config),
     "promptfoo-csv": ("promptfoo/clean/tests/big.csv", _csv, _analyze_table),
     "promptfoo-tests-yaml": ("promptfoo/clean/tests/big.yaml", _promptfoo_yaml,
                              _analyze_promptfoo),
@@ -299,3 +352,114 @@ def test_edits_inside_one_item_of_a_json_array_re_read_that_item_alone() -> None
         assert state.checked == checked + 1
         assert _whole_keys(kept) == _whole_keys(analyze(text, path, options, None, True))
     assert {f.code for f in kept.findings} >= {"EYPF001", "EYPF004", "EYPF018"}
+
+
+@pytest.mark.parametrize(("shape", "edits"), [
+    ("promptfoo-config-json", [('"Refund?"', '"Refund? Now."'),
+                               ('"question": "No description"',
+                                '"question": "No description",\n        "tone": "dry"'),
+                               ('"description": "typo",\n', ""), ('"contains"', '"contans"'),
+                               ('"description": "empty"', '"description": "empty", "x": 1')]),
+    ("apastra-quick-eval", [("value: fox", "value: wolf"),
+                            ("  - case_id: no-inputs\n",
+                             "  - case_id: no-inputs\n    inputs: {text: t}\n"),
+                            ("    metadata: {digest: \"sha256:\"}\n", ""),
+                            ('txt: "again"', 'text: "again"'),
+                            ("type: not-contains", "type: not-contans"),
+                            ("case_id: emoji 📦", "case_id: short")]),
+])
+def test_edits_inside_one_item_of_a_list_under_a_key_re_read_that_item_alone(
+        shape: str, edits: list[tuple[str, str]]) -> None:
+    """Values changed, keys added and removed (lines gained and lost) inside one item of a
+    promptfoo JSON config's `tests` or a quick eval's `cases`: each edit analyses that item
+    alone, and the file says what one pass over it says."""
+    from evalyaml.core.incremental import CaseCache
+    from evalyaml.core.items import ItemState
+    from evalyaml.core.options import Options
+
+    rel, make, analyze = SHAPES[shape]
+    path, options = str(EXAMPLES / rel), Options(root=str(EXAMPLES))
+    text = make()
+    cache = CaseCache()
+    analyze(text, path, options, cache, False)
+    state = next(s for s in cache._format_state.values() if isinstance(s, ItemState))
+    for count, (good, bad) in enumerate(edits, start=1):
+        assert good in text, good
+        text = text.replace(good, bad, 1)
+        kept = analyze(text, path, options, cache, False)
+        assert state.incremental == count
+        assert _whole_keys(kept) == _whole_keys(analyze(text, path, options, None, True))
+
+
+@pytest.mark.parametrize("shape", ["promptfoo-config-json", "apastra-quick-eval"])
+def test_a_moved_item_with_crlf_and_emoji_keeps_exact_positions(shape: str) -> None:
+    """CRLF line ends, and an item below the edit whose finding sits after emoji and CJK
+    (two UTF-16 units each for the emoji): lines added above move it, its columns stay."""
+    from evalyaml.core.incremental import CaseCache
+    from evalyaml.core.items import ItemState
+    from evalyaml.core.options import Options
+
+    rel, make, analyze = SHAPES[shape]
+    path, options = str(EXAMPLES / rel), Options(root=str(EXAMPLES))
+    if shape == "promptfoo-config-json":
+        text = make().replace('"value": "订单"', '"value": "订单", "🚚订单": 1')
+        edit = ('"question": "Refund?"', '"question": "Refund?",\n        "tone": "dry"')
+        needle, code = '"🚚订单"', "EYPF001"
+    else:
+        text = make().replace('text: "订单 🚚"', 'text: "订单 🚚"\n    🚚订单: 1')
+        edit = ("    assert: [{type: icontain",
+                "    inputs: {text: t}\n    assert: [{type: icontain")
+        needle, code = "🚚订单", "EY800"
+    text = text.replace("\n", "\r\n")
+    edit = (edit[0].replace("\n", "\r\n"), edit[1].replace("\n", "\r\n"))
+    cache = CaseCache()
+    analyze(text, path, options, cache, False)
+    state = next(s for s in cache._format_state.values() if isinstance(s, ItemState))
+    text = text.replace(*edit, 1)
+    kept = analyze(text, path, options, cache, False)
+    # Item by item: the JSON cut moved, the edited item alone analysed; block YAML with CRs
+    # is cut again (`segments.split_after_edit`), every other item from the cache.
+    assert state._last is not None
+    assert state.incremental == (1 if shape == "promptfoo-config-json" else 0)
+    assert _whole_keys(kept) == _whole_keys(analyze(text, path, options, None, True))
+    at = text.index(needle)
+    line = text.count("\n", 0, at)
+    column = at - (text.rfind("\n", 0, at) + 1)  # code points; the spans count code points
+    found = [f for f in kept.findings if f.code == code and f.span.start.line == line]
+    assert [(f.span.start.character, f.span.end.character) for f in found] == \
+        [(column, column + len(needle))]
+    from evalyaml.lsp.positions import Encoding, to_units
+    line_text = text.split("\r\n")[line]
+    assert line_text[column:].startswith(needle)
+    # What a UTF-16 client is sent: the emoji before the key counts two units.
+    emoji = needle.startswith(('"🚚', "🚚"))
+    assert to_units(line_text, column + len(needle), Encoding.UTF16) == \
+        to_units(line_text, column, Encoding.UTF16) + len(needle) + emoji
+
+
+@pytest.mark.parametrize(("shape", "broken"), [
+    ("promptfoo-config-json", ('"Refund?"', '"Refund?'),),
+    ("apastra-quick-eval", ("      max_words: 3", "      max_words: [3"),),
+])
+def test_a_syntax_error_in_an_item_falls_back_to_the_whole_file(
+        shape: str, broken: tuple[str, str]) -> None:
+    """The broken item is not analysed alone: the whole file is read (its syntax error and the
+    recovery's findings), then the next good text item by item again."""
+    from evalyaml.core.incremental import CaseCache
+    from evalyaml.core.items import ItemState
+    from evalyaml.core.options import Options
+
+    rel, make, analyze = SHAPES[shape]
+    path, options = str(EXAMPLES / rel), Options(root=str(EXAMPLES))
+    text = make()
+    cache = CaseCache()
+    analyze(text, path, options, cache, False)
+    state = next(s for s in cache._format_state.values() if isinstance(s, ItemState))
+    bad = text.replace(*broken, 1)
+    kept = analyze(bad, path, options, cache, False)
+    assert state._last is None and state.incremental == 0
+    assert _whole_keys(kept) == _whole_keys(analyze(bad, path, options, None, True))
+    assert any(f.code.startswith("EY1") for f in kept.findings)
+    again = analyze(text, path, options, cache, False)
+    assert state._last is not None
+    assert _whole_keys(again) == _whole_keys(analyze(text, path, options, None, True))
