@@ -463,3 +463,49 @@ def test_a_syntax_error_in_an_item_falls_back_to_the_whole_file(
     again = analyze(text, path, options, cache, False)
     assert state._last is not None
     assert _whole_keys(again) == _whole_keys(analyze(text, path, options, None, True))
+
+
+JSON_CONFIG_EDITS = [  # (before, after, whether the text no longer cuts: undone at once)
+    ('"description": "support questions"', '"description": "support questions 📦"', False),
+    ('  "providers": [\n', '  "providers": [\n    "openai:gpt-4o",\n', False),
+    ('"defaultTest": {\n    "vars"',
+     '"defaultTest": {\n    "assert": [{"type": "is-json"}],\n    "vars"', False),
+    ('"defaultTest": {\n    "assert": [{"type": "is-json"}],\n', '"defaultTest": {\n', False),
+    ('"tone": "dry"', '"tone": "dry!"', False),
+    ('"contains"', '"contans"', False),
+    ('\n  "scenarios"', '\n  "scenario"', False),
+    ('"Refund?"', '"Refund?\n', True),  # a syntax error: read whole
+    ('"tests": [', '"testz": [', True),  # the items are no longer tests: read whole
+    ('  "tests": [\n    {', '  "tests": [    {', True),  # the first test on the `[` line
+    ('  }\n  ],\n  "scenarios"', '  }],\n  "scenarios"', True),  # `]` on the last test's line
+]
+
+
+def test_edits_around_and_inside_a_json_configs_tests_equal_the_whole_file() -> None:
+    """Edits above the tests (lines added), below them, in `defaultTest` (what every test
+    reads), to the `tests` key and its brackets, and inside tests, in a random order: after
+    each, the file says what one pass over it says, and the cut is kept but where the file
+    cannot be cut."""
+    import random
+
+    from evalyaml.core.incremental import CaseCache
+    from evalyaml.core.items import ItemState
+    from evalyaml.core.options import Options
+
+    rel, make, analyze = SHAPES["promptfoo-config-json"]
+    path, options = str(EXAMPLES / rel), Options(root=str(EXAMPLES))
+    text = make()
+    cache = CaseCache()
+    analyze(text, path, options, cache, False)
+    state = next(s for s in cache._format_state.values() if isinstance(s, ItemState))
+    rng = random.Random(27)
+    for _ in range(40):
+        good, bad, undone = rng.choice(JSON_CONFIG_EDITS)
+        if good not in text:
+            continue
+        for after in ([text.replace(good, bad, 1), text] if undone else
+                      [text.replace(good, bad, 1)]):
+            kept = analyze(after, path, options, cache, False)
+            assert _whole_keys(kept) == _whole_keys(analyze(after, path, options, None, True))
+            assert (state._last is None) == (undone and after != text)
+        text = after

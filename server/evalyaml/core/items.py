@@ -80,7 +80,8 @@ class ItemRules(Protocol[R, P]):
 
 class Splitter(Protocol):
     """How a text is cut into its items and the rest (`DatasetSplit`), and how the last cut is
-    moved after an edit inside one item (None: cut again)."""
+    moved after an edit inside one item (its index), or outside every item (-1, when the
+    splitter can tell the items are as they were); None: cut again."""
 
     name: str
 
@@ -213,6 +214,11 @@ class _Run(Generic[R, P]):
     def after_edit(self, text: str, split: DatasetSplit, edited: tuple[int, int], last: _Last
                    ) -> list[tuple[Item[object], Item[object]]] | None:
         index, line_delta = edited
+        if index < 0:  # outside every item: each as it was, placed where it now is
+            if len(split.items) != len(last.items):
+                return None
+            return [(r, self.placed(r, segment.line))
+                    for (r, _), segment in zip(last.items, split.items, strict=True)]
         segment = split.items[index]
         result = self.item(text[segment.start : segment.end], index)
         if result is None:

@@ -11,7 +11,9 @@ analysis then sees what the whole file's sees, less the items. The parse's item 
 (moved to count from their own first line) so that the first analysis does not read each item
 again. After an edit that lies inside one item and leaves its text one JSON value (with no
 finding: the item's own analysis parses it and gives up otherwise), every other byte reads as
-before, so the cut is moved rather than made again.
+before, so the cut is moved rather than made again. After an edit outside the items (a config's
+prompts), the rest is read alone: when it still holds the empty array where the items were,
+the cut is moved too and every item kept.
 """
 
 from __future__ import annotations
@@ -54,7 +56,8 @@ class JsonItems:
 
     name = "json"
 
-    def __init__(self) -> None:
+    def __init__(self, key: str | None) -> None:
+        self.key = key  # the root key holding the array; None: the document is the array
         self.trees: list[Node] | None = None
 
     def tree(self, index: int, text: str) -> Node | None:
@@ -67,6 +70,7 @@ class JsonItems:
 
     def split(self, text: str, key: str | None) -> DatasetSplit | None:
         self.trees = None
+        self.key = key
         if not line_ends_agree(text):
             return None
         sink = FindingSink(strict=False)
@@ -105,15 +109,15 @@ class JsonItems:
     def after_edit(self, old: str, split: DatasetSplit, new: str
                    ) -> tuple[DatasetSplit, int] | None:
         """The cut of `new` when it differs from `old` inside item `index` only (its first line's
-        indentation and the end of its value included)."""
+        indentation and the end of its value included), or outside every item (-1)."""
         self.trees = None
         items = split.items
-        if old == new:
-            return (split, 0) if items else None
+        if old == new or not items:
+            return (split, -1) if items else None
         start, old_end, new_end = changed_region(old, new)
         index = bisect_right(items, start, key=lambda item: item.start) - 1
         if index < 0 or old_end > items[index].end:
-            return None
+            return _outside(split, self.key, old, new, (start, old_end, new_end))
         segment = items[index]
         delta = new_end - old_end
         if not line_ends_agree(new[segment.start : segment.end + delta + 1]):
@@ -131,3 +135,44 @@ class JsonItems:
                 "\n" * (split.region_lines + line_delta) + skeleton[rest:]
         return DatasetSplit((*items[:index], edited, *after), skeleton, 0, split.region_start,
                             split.region_lines + line_delta), index
+
+
+def _outside(split: DatasetSplit, key: str | None, old: str, new: str,
+             changed: tuple[int, int, int]) -> tuple[DatasetSplit, int] | None:
+    """The cut of `new` after an edit before the items' lines or after them, every item's text
+    as it was: the rest, read alone, must still hold the array (empty, its `[` before the items'
+    place, its `]` after) where the items were, so the whole text reads as before around them."""
+    start, old_end, new_end = changed
+    region_start, region_lines = split.region_start, split.region_lines
+    region_end = len(old) - len(split.skeleton) + region_start + region_lines
+    if old_end <= region_start:
+        delta = new_end - old_end
+        lines = new.count("\n", start, new_end) - old.count("\n", start, old_end)
+    elif start >= region_end:
+        delta = lines = 0
+    else:
+        return None
+    first = region_start + delta
+    if new[first - 1 : first] != "\n":
+        return None  # the first item's line joined to the one above
+    compact = new[:first] + new[region_end + delta :]
+    if not line_ends_agree(compact) or not _holds_empty_array(compact, first, key):
+        return None
+    items = split.items
+    if delta or lines:
+        items = tuple(Segment(s.start + delta, s.end + delta, s.line + lines) for s in items)
+    skeleton = new[:first] + "\n" * region_lines + new[region_end + delta :]
+    return DatasetSplit(items, skeleton, 0, first, region_lines), -1
+
+
+def _holds_empty_array(compact: str, at: int, key: str | None) -> bool:
+    sink = FindingSink(strict=False)
+    root = read_json(compact, sink)
+    if root is None or sink.findings:
+        return False
+    array: Node | None = root
+    if key is not None:
+        found = [v for k, v in root.pairs if isinstance(k, Scalar) and k.text == key] \
+            if isinstance(root, Mapping) else []
+        array = found[0] if len(found) == 1 else None
+    return isinstance(array, Sequence) and not array.items and array.start < at < array.end

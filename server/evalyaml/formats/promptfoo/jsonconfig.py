@@ -47,5 +47,5 @@ def analyze_json_config_by_test(text: str, options: Options, state: ItemState | 
                                 ) -> tuple[list[Finding], ConfigFacts,
                                            list[CaseSummary]] | None:
     """As `bytest.analyze_config_by_test` for a YAML config; None: check the file whole."""
-    items = JsonItems()
+    items = JsonItems(TestRules.key)
     return analyze_config_by_test(text, options, state, JsonTestRules(items), items)
