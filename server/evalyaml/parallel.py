@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from evalyaml.core.options import Options
 from evalyaml.formats import ANALYZE_ITEMS as analyze_case_texts
+from evalyaml.syntax.record import record
 
 if TYPE_CHECKING:
     import logging
@@ -116,6 +117,7 @@ class CasePool:
         self._pool: ProcessPoolExecutor | None = None
         self._warm: Future[None] | None = None
         self._broken = False
+        self._prefetched: _Prefetch | None = None
 
     def start(self) -> None:
         """Start the worker in the background (any thread; later calls do nothing)."""
@@ -139,20 +141,61 @@ class CasePool:
         return self._pool is not None and warm is not None and warm.done() and \
             warm.exception() is None
 
+    def prefetch(self, texts: list[str], options: Options) -> None:
+        """Start the worker on a document's cases before anyone asks for them: the language
+        server does this for a large document the editor opens while the server itself is
+        still being imported (`lsp.early`). The next `map` of the same texts, for options the
+        cases read the same, takes over whatever the worker has done or started by then; any
+        other `map` drops it. A guess: when it is wrong, the worker did some work for nothing,
+        and no result ever comes from it."""
+        if len(texts) < PARALLEL_FROM:
+            return
+        self.start()
+        pool = self._pool
+        if pool is None:
+            return
+        shares = _shares(texts)
+        try:
+            sent = self._send_from_the_end(pool, shares, options)
+        except RuntimeError:
+            self._give_up()
+            return
+        with self._lock:
+            dropped, self._prefetched = self._prefetched, _Prefetch(
+                texts, _items_key(options), shares, sent)
+        if dropped is not None:
+            dropped.cancel()
+
+    def _take_prefetched(self, texts: list[str], options: Options
+                         ) -> tuple[list[list[str]], dict[int, Future[list[CaseResult | None]]]
+                                    ] | None:
+        with self._lock:
+            prefetched, self._prefetched = self._prefetched, None
+        if prefetched is None:
+            return None
+        if prefetched.key != _items_key(options) or prefetched.texts != texts:
+            prefetched.cancel()
+            return None
+        return prefetched.shares, prefetched.sent
+
     def map(self, texts: list[str], options: Options) -> list[CaseResult | None]:
         """A `CaseMapper`: the tail of a large list goes to the worker when it is warm."""
         pool, warm = self._pool, self._warm
+        taken = self._take_prefetched(texts, options) if self._prefetched is not None else None
         if pool is None or warm is None or len(texts) < PARALLEL_FROM or \
                 (warm.done() and warm.exception() is not None):
             return analyze_case_texts(texts, options)
         # A worker still starting is not waited for: this thread starts at once, and takes
         # back every share the worker has not reached by the time it gets there.
-        shares = [texts[i : i + SHARE_CASES] for i in range(0, len(texts), SHARE_CASES)]
-        try:
-            sent = self._send_from_the_end(pool, shares, options)
-        except RuntimeError:  # BrokenProcessPool is one
-            self._give_up()
-            return analyze_case_texts(texts, options)
+        if taken is not None:
+            shares, sent = taken
+        else:
+            shares = _shares(texts)
+            try:
+                sent = self._send_from_the_end(pool, shares, options)
+            except RuntimeError:  # BrokenProcessPool is one
+                self._give_up()
+                return analyze_case_texts(texts, options)
         started = time.perf_counter()
         done: list[list[CaseResult | None] | None] = [None] * len(shares)
         for index, share in enumerate(shares):
@@ -173,8 +216,9 @@ class CasePool:
                     self._give_up()
                     failed = True
                 done[index] = analyze_case_texts(shares[index], options)
-        _logger().debug("%d cases: %d shares here in %.0f ms, %d by the worker, all after %.0f ms",
-                        len(texts), here, mine * 1000, len(shares) - here,
+        _logger().debug("%d cases: %d shares here in %.0f ms, %d by the worker%s, all after "
+                        "%.0f ms", len(texts), here, mine * 1000, len(shares) - here,
+                        " (sent ahead)" if taken is not None else "",
                         (time.perf_counter() - started) * 1000)
         return [result for share in done if share is not None for result in share]
 
@@ -199,6 +243,31 @@ class CasePool:
             pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _shares(texts: list[str]) -> list[list[str]]:
+    return [texts[i : i + SHARE_CASES] for i in range(0, len(texts), SHARE_CASES)]
+
+
+def _items_key(options: Options) -> str:
+    """What the cases' findings read of the options (`contract.dataset.case_options_key`)."""
+    from evalyaml.formats.contract.dataset import case_options_key
+
+    return case_options_key(options)
+
+
+@record
+class _Prefetch:
+    """Shares of one list of cases sent to the worker ahead of its `map` (`CasePool.prefetch`)."""
+
+    texts: list[str]
+    key: str
+    shares: list[list[str]]
+    sent: dict[int, Future[list[CaseResult | None]]]
+
+    def cancel(self) -> None:
+        for future in self.sent.values():
+            future.cancel()
 
 
 def _logger() -> logging.Logger:

@@ -228,3 +228,17 @@ def test_a_line_added_or_removed_in_a_case_moves_the_root_findings_below(newline
         trailing = [f.span.start.line for f in result.findings if "descripton" in f.message]
         assert trailing == [edited.count(newline)]  # the last line: one more for the lone CR
         analyze_text(text, "d.yaml", OPTIONS, cache)  # and back
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_the_skeleton_s_findings_land_below_the_cases_exactly(newline: str) -> None:
+    """The skeleton is parsed without the lines that stand for the cases, and its findings
+    below them moved down (`dataset._skeleton_findings`); a finding that reaches across the
+    cases (a duplicate key whose first is above them) comes from the skeleton as it is."""
+    cases = "".join(f"  - id: q{i}{newline}    input: x 😀{newline}" for i in range(3))
+    text = f"name: a{newline}questions:{newline}{cases}name: b{newline}descripton: y{newline}"
+    found = [(f.code, (f.span.start.line, f.span.start.character, f.span.end.line,
+                       f.span.end.character),
+              [(r.span.start.line, r.span.start.character) for r in f.related])
+             for f in analyze_text(text, "d.yaml", OPTIONS).findings]
+    assert found == [("EY102", (8, 0, 8, 4), [(0, 0)]), ("EY205", (9, 0, 9, 10), [])]

@@ -81,3 +81,82 @@ def test_writes_after_the_client_is_gone_are_dropped_quietly() -> None:
     out.close()
     assert writer.write(message) == len(message)
     writer.flush()
+
+
+def _frame(payload: dict[str, Any]) -> bytes:
+    body = json.dumps(payload).encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+class _Recorder:
+    """A `bootstrap.Peek` that remembers what it was shown, and lets the import finish once it
+    has seen a `didOpen` (so that the test does not depend on how fast anything runs)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.seen: list[tuple[str, Any]] = []
+        self.opened = threading.Event()
+
+    def coming(self, length: int) -> None:
+        self.seen.append(("coming", length))
+
+    def message(self, message: dict[str, Any]) -> None:
+        self.seen.append(("message", message.get("method")))
+        if message.get("method") == "textDocument/didOpen":
+            self.opened.set()
+
+
+def test_messages_read_while_importing_are_peeked_and_replayed_whole() -> None:
+    """Real pipes: what the client sends while the server is still imported is shown to the
+    peek (a large message's length as soon as its header is read) and then replayed to the
+    server byte for byte, `initialize` answered once, by the bootstrap."""
+    import os
+    import threading
+
+    initialize = _frame({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                         "params": {"capabilities": {}}})
+    initialized = _frame({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    text = "questions:\n" + "".join(f"  - id: q{n}\n    input: é 😀\n" for n in range(40_000))
+    did_open = _frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+        "textDocument": {"uri": "file:///w/d.yaml", "languageId": "yaml", "version": 1,
+                         "text": text}}})
+    sent = initialize + initialized + did_open
+    client_in, server_in = os.pipe()
+    server_out, client_out = os.pipe()
+    recorder = _Recorder()
+    replayed: list[bytes] = []
+
+    def load() -> Any:
+        assert recorder.opened.wait(30), "the peek never saw the didOpen"
+
+        def serve(stdin: Any, stdout: Any) -> int:
+            replayed.append(stdin.read(len(sent)))
+            stdout.write(_frame({"jsonrpc": "2.0", "id": 1, "result": {"from": "pygls"}}))
+            stdout.write(_frame({"jsonrpc": "2.0", "method": "window/logMessage"}))
+            return 7
+        return serve
+
+    def client() -> None:
+        os.write(server_in, initialize)
+        # the rest in small pieces, the big body split across many reads
+        rest = initialized + did_open
+        for start in range(0, len(rest), 50_000):
+            os.write(server_in, rest[start : start + 50_000])
+        os.close(server_in)
+
+    writer = threading.Thread(target=client)
+    writer.start()
+    with os.fdopen(client_in, "rb") as stdin, os.fdopen(client_out, "wb") as stdout:
+        status = bootstrap.serve_stdio(load, stdin, stdout, recorder)
+    writer.join()
+    with os.fdopen(server_out, "rb") as answers:
+        out = answers.read()
+    assert status == 7
+    assert replayed == [sent]
+    body_length = len(did_open) - did_open.index(b"\r\n\r\n") - 4
+    assert recorder.seen == [("message", "initialized"), ("coming", body_length),
+                             ("message", "textDocument/didOpen")]
+    # the bootstrap's answer, then the server's writes but its second answer to `initialize`
+    assert out.count(b'"result"') == 1 and b'"from": "pygls"' not in out
+    assert out.index(b'"capabilities"') < out.index(b"window/logMessage")

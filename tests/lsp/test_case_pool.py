@@ -72,6 +72,40 @@ def test_a_dead_worker_costs_time_never_results(pool: CasePool) -> None:
     assert pool.map(texts[:10], OPTIONS) == analyze_case_texts(texts[:10], OPTIONS)
 
 
+def test_cases_sent_ahead_are_taken_over_by_the_analysis_that_asks_for_them() -> None:
+    """`prefetch` (a large tab opened while the server is imported) starts the worker on the
+    cases; the engine's `map` of the same cases takes its shares, done or not, and the results
+    are those of one pass here."""
+    early = CasePool()
+    try:
+        texts = case_texts(PARALLEL_FROM * 2 + 3)
+        early.prefetch(texts, Options())  # the bootstrap's guess: default options
+        assert early.map(texts, OPTIONS) == analyze_case_texts(texts, OPTIONS)
+        assert early._prefetched is None  # taken, not left for a later analysis
+    finally:
+        early.shutdown()
+
+
+@pytest.mark.parametrize("other", ["strict", "other texts"])
+def test_cases_sent_ahead_for_a_wrong_guess_are_dropped(other: str) -> None:
+    """Read with other options, or other texts asked for: the shares sent ahead give nothing."""
+    early = CasePool()
+    try:
+        texts = case_texts(PARALLEL_FROM + 11)
+        early.prefetch(texts, Options())
+        if other == "strict":
+            strict = Options(strict=True, today=OPTIONS.today)
+            expected = analyze_case_texts(texts, strict)
+            assert expected != analyze_case_texts(texts, OPTIONS)  # strict reads differently
+            assert early.map(texts, strict) == expected
+        else:
+            changed = [*texts[:-1], "  - id: last\n    input: changed\n"]
+            assert early.map(changed, OPTIONS) == analyze_case_texts(changed, OPTIONS)
+        assert early._prefetched is None
+    finally:
+        early.shutdown()
+
+
 def test_a_spawned_worker_importing_the_main_module_starts_no_command() -> None:
     # `python -m evalyaml lsp` spawns workers that import evalyaml.__main__ as __mp_main__;
     # without the guard each would start a second server on the same stdin.

@@ -139,3 +139,31 @@ async def test_reopened_with_other_text_is_analysed_afresh(fresh: Session) -> No
     found = await until(fresh, uri, lambda found: len(found) == 1)
     assert shown(found) == [CROSS]
     fresh.close(uri)
+
+
+LARGE = "datasets/large_restored.yaml"
+PAD = "lorem ipsum " * 36
+
+
+def large_dataset(cases: int) -> str:
+    lines = ["name: A large restored tab", "questions:"]
+    for n in range(cases):
+        lines += [f"  - id: q{n}", f"    input: \"{n}: {PAD}\"", "    critera: Says so.",
+                  "    rubric_ref: rubric/factuality@1.2"]
+    return "\n".join(lines) + "\n"
+
+
+async def test_a_large_tab_restored_at_start_gets_every_case_s_findings(
+        started: LanguageClient) -> None:
+    """A tab large enough for the case worker, opened right after `initialize` while the server
+    is still being imported: its cases are sent to the worker ahead (`lsp.early`), and what
+    comes back is each case's own finding, in place, once."""
+    session: Session = started.session  # type: ignore[attr-defined]
+    text = large_dataset(2_400)
+    assert len(text) > 1_000_000  # `early.LARGE_TEXT`: the worker takes part
+    uri = session.open(LARGE, text)
+    found = await until(session, uri, bool)
+    message = ("unknown key 'critera' in case 'q{n}'; did you mean 'criteria'? (an unknown key "
+               "is ignored, so its value has no effect)")
+    assert shown(found) == [("EY205", (4 + 4 * n, 4, 4 + 4 * n, 11), message.format(n=n))
+                            for n in range(2_400)]

@@ -74,24 +74,18 @@ class Finding:
     def shifted(self, lines: int) -> Finding:
         if lines == 0:
             return self
-        return Finding(
-            self.code,
-            self.message,
-            self.span.shifted(lines),
-            self.severity,
-            tuple(
+        related, fixes = self.related, self.fixes  # most findings have neither: no copies
+        if related:
+            related = tuple(
                 Related(r.path, r.span.shifted(lines) if r.path is None else r.span, r.message)
-                for r in self.related
-            ),
-            tuple(
+                for r in related)
+        if fixes:
+            fixes = tuple(
                 Fix(f.title, tuple(TextEdit(e.span.shifted(lines), e.new_text) for e in f.edits),
-                    f.preferred)
-                for f in self.fixes
-            ),
-            self.data,
-            self.origin or self,
-            self.shift + lines,
-        )
+                    f.preferred, f.safety)
+                for f in fixes)
+        return Finding(self.code, self.message, self.span.shifted(lines), self.severity,
+                       related, fixes, self.data, self.origin or self, self.shift + lines)
 
 
 class FindingSink:

@@ -288,7 +288,7 @@ def _root(split: DatasetSplit, first_line: int, run: _Run[R, P]
     placed = state._placed_root
     if placed is not None and placed[0] == first_line and placed[1] == split.region_lines:
         return placed[2]  # type: ignore[return-value]
-    findings = _below(found[0], first_line, split.region_lines)
+    findings = moved_below(found[0], first_line, split.region_lines)
     if findings is None:
         return None
     moved = (findings, rules.shift_root(found[1], first_line,  # type: ignore[arg-type]
@@ -297,10 +297,11 @@ def _root(split: DatasetSplit, first_line: int, run: _Run[R, P]
     return moved
 
 
-def _below(findings: tuple[Finding, ...], first_line: int, lines: int
-           ) -> tuple[Finding, ...] | None:
-    """`findings` with those on or after `first_line` moved `lines` down; None when one
-    reaches across that line (its parts would move apart)."""
+def moved_below(findings: tuple[Finding, ...], first_line: int, lines: int
+                ) -> tuple[Finding, ...] | None:
+    """`findings` with those on or after `first_line` moved `lines` down (a compact
+    skeleton's findings, placed in the text with its items); None when one reaches across that
+    line (its parts would move apart)."""
     if not lines:
         return findings
     out: list[Finding] = []

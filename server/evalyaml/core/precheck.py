@@ -49,6 +49,16 @@ def _is_type_of(name: str, value: Any) -> bool:
     return _is_type(value, name)
 
 
+# `_is_type` for one name, without comparing names for every value.
+_TYPE_TESTS: dict[str, Predicate] = {
+    "string": lambda v: isinstance(v, str),
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+}
+
+
 def _long_enough(kind: type[Sized], minimum: int, value: Any) -> bool:
     return not isinstance(value, kind) or len(value) >= minimum
 
@@ -64,7 +74,7 @@ def compile_precheck(schema: Any) -> Predicate | None:
     if type_name is not None:
         if not isinstance(type_name, str):
             return None
-        tests.append(partial(_is_type_of, type_name))
+        tests.append(_TYPE_TESTS.get(type_name) or partial(_is_type_of, type_name))
     if "enum" in schema:
         allowed = schema["enum"]
         if not all(isinstance(a, str) for a in allowed):
@@ -85,12 +95,25 @@ def compile_precheck(schema: Any) -> Predicate | None:
         item_test = compile_precheck(schema["items"])
         if item_test is None:
             return None
-        tests.append(lambda v: not isinstance(v, list) or all(item_test(i) for i in v))
+        tests.append(lambda v: not isinstance(v, list) or all(map(item_test, v)))
     object_test = _compile_object(schema)
     if object_test is False:
         return None
     if object_test is not True:
         tests.append(object_test)
+    return _all_of(tests)
+
+
+def _all_of(tests: list[Predicate]) -> Predicate:
+    """`all(test(value) for test in tests)`, without a generator for the usual one or two
+    tests (a dataset's every case runs these for each of its fields)."""
+    if not tests:
+        return lambda _value: True
+    if len(tests) == 1:
+        return tests[0]
+    if len(tests) == 2:
+        first, second = tests
+        return lambda value: first(value) and second(value)
     return lambda value: all(test(value) for test in tests)
 
 

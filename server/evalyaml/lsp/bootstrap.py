@@ -15,9 +15,12 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
+import select
+import sys
 import threading
 from collections.abc import Callable
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Protocol
 
 from evalyaml import __version__
 
@@ -174,10 +177,149 @@ class ClientStream:
         self._stream.close()
 
 
+class FrameReader:
+    """LSP frames read straight from a pipe's file descriptor, each wait bounded: what lets the
+    bootstrap look at the client's first messages while the server is still being imported,
+    and stop looking the moment it is (`serve_stdio`). Every byte read is kept (`consumed`) to
+    be replayed in front of the stream that pygls then reads."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.consumed = bytearray()
+        self._at = 0  # where the next frame starts in `consumed`
+        self.ended = False
+        # Told the length of each frame whose header is read and whose body is not yet whole.
+        self.coming: Callable[[int], None] | None = None
+        self._announced = -1  # the frame (its start) last announced to `coming`
+
+    def next(self, timeout: float, keep_waiting: Callable[[], bool]) -> dict[str, Any] | None:
+        """The next whole frame's body, parsed; None when the frame is not whole and waiting
+        `timeout` brought no bytes while `keep_waiting()` still held, or at end of input (then
+        `ended`), or when the body is not a JSON object (it is replayed all the same)."""
+        while True:
+            frame = self._split()
+            if frame is not None:
+                return frame if isinstance(frame, dict) else None
+            if self.ended or not keep_waiting():
+                return None
+            ready, _, _ = select.select([self.fd], [], [], timeout)
+            if not ready:
+                if not keep_waiting():
+                    return None
+                continue
+            chunk = os.read(self.fd, 1 << 20)
+            if not chunk:
+                self.ended = True
+                return None
+            self.consumed += chunk
+
+    def _split(self) -> object | None:
+        """The next frame's parsed body (`_NOT_JSON` if it is not JSON) once it is whole."""
+        data, at = self.consumed, self._at
+        end = data.find(b"\n\r\n", at)
+        bare = data.find(b"\n\n", at)
+        if bare != -1 and (end == -1 or bare < end):
+            head_end, body_start = bare, bare + 2
+        elif end != -1:
+            head_end, body_start = end, end + 3
+        else:
+            return None
+        length = None
+        for line in bytes(data[at:head_end]).decode("ascii", errors="replace").splitlines():
+            name, _, value = line.partition(":")
+            if name.strip().lower() == "content-length" and value.strip().isdigit():
+                length = int(value.strip())
+        if length is None:  # not a frame we can read: stop looking, pygls will say what
+            self.ended = True
+            return None
+        if len(data) < body_start + length:
+            if self.coming is not None and self._announced != at:
+                self._announced = at
+                with contextlib.suppress(Exception):
+                    self.coming(length)
+            return None
+        self._at = body_start + length
+        try:
+            message = json.loads(bytes(data[body_start : self._at]))
+        except ValueError:
+            return _NOT_JSON
+        return message if isinstance(message, dict) else _NOT_JSON
+
+
+_NOT_JSON = object()
+
+
+def _answer(stdout: BinaryIO, message: dict[str, Any] | None) -> object | None:
+    """Answer `message` if it is `initialize`; the id answered, else None."""
+    if message is None or message.get("method") != "initialize" or "id" not in message:
+        return None
+    params = message.get("params")
+    write_message(stdout, {"jsonrpc": "2.0", "id": message["id"],
+                           "result": initialize_result(params if isinstance(params, dict) else {})})
+    answered: object = message["id"]
+    return answered
+
+
+def _fileno(stream: BinaryIO) -> int | None:
+    """The stream's descriptor when it is a pipe or file the bootstrap may read past, else
+    None (an in-memory stream; Windows, whose pipes `select` cannot wait on)."""
+    if os.name == "nt":
+        return None
+    try:
+        return stream.fileno()
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+PIPE_BYTES = 1 << 20
+"""The pipe buffer asked for while peeking: a large `didOpen` then takes a few reads."""
+
+
+class Peek(Protocol):
+    """What looks at the client's messages while the server is imported (`lsp.early`)."""
+
+    def coming(self, length: int) -> None:
+        """A message of `length` bytes is being read."""
+
+    def message(self, message: dict[str, Any]) -> None:
+        """A message read (it will be replayed to the server all the same)."""
+
+
+def _peek_while(thread: threading.Thread, frames: FrameReader, peek: Peek) -> None:
+    """Show `peek` each message read while `thread` (the import) runs, and the length of
+    each as soon as its header is read.
+
+    The import holds the GIL but for the interpreter's switch interval (5 ms), and this thread
+    needs it after every read: with the 64 KB a pipe holds by default, a 6 MB `didOpen` would
+    take a second to read. So the pipe is asked to hold more (Linux; refused quietly elsewhere
+    or above the system's limit) and the switch interval is shortened while peeking."""
+    with contextlib.suppress(ImportError, OSError, AttributeError):
+        import fcntl
+
+        fcntl.fcntl(frames.fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(0.0005)
+    frames.coming = peek.coming
+    try:
+        while thread.is_alive() and not frames.ended:
+            message = frames.next(0.02, thread.is_alive)
+            if message is not None:
+                with contextlib.suppress(Exception):
+                    peek.message(message)
+    finally:
+        frames.coming = None
+        sys.setswitchinterval(interval)
+
+
 def serve_stdio(load: Callable[[], Callable[[BinaryIO, BinaryIO], int]],
-                stdin: BinaryIO, stdout: BinaryIO) -> int:
+                stdin: BinaryIO, stdout: BinaryIO,
+                peek: Peek | None = None) -> int:
     """Answer `initialize` while `load()` runs in a thread; then run what it returns on the
-    stream, first message replayed; its result (the exit status) is returned."""
+    stream, every message read so far replayed; its result (the exit status) is returned.
+
+    `peek` sees each message the client sends while the import is still running (an editor
+    restoring its tabs sends their `didOpen`s then), so that work on them can start before
+    the server can take them: it must not take long, and what it raises is ignored."""
     loaded: dict[str, Any] = {}
 
     def importer() -> None:
@@ -188,17 +330,19 @@ def serve_stdio(load: Callable[[], Callable[[BinaryIO, BinaryIO], int]],
 
     thread = threading.Thread(target=importer, name="evalyaml-import", daemon=True)
     thread.start()
-    replay = b""
-    answered: object = None
-    frame = read_frame(stdin)
-    if frame is not None:
-        replay, message = frame
-        if message is not None and message.get("method") == "initialize" and "id" in message:
-            params = message.get("params")
-            write_message(stdout, {"jsonrpc": "2.0", "id": message["id"],
-                                   "result": initialize_result(
-                                       params if isinstance(params, dict) else {})})
-            answered = message["id"]
+    fd = _fileno(stdin)
+    if fd is None:
+        frame = read_frame(stdin)
+        replay, answered = b"", None
+        if frame is not None:
+            replay, message = frame
+            answered = _answer(stdout, message)
+    else:
+        frames = FrameReader(fd)
+        answered = _answer(stdout, frames.next(3600.0, lambda: True))
+        if peek is not None:
+            _peek_while(thread, frames, peek)
+        replay = bytes(frames.consumed)
     thread.join()
     if "error" in loaded:
         raise loaded["error"]

@@ -39,7 +39,7 @@ from evalyaml.core.incremental import CaseCache
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
 from evalyaml.dispatch import analyze_text
-from evalyaml.lsp import indexing
+from evalyaml.lsp import early, indexing
 from evalyaml.lsp.documents import Document, DocumentStore, path_to_uri
 from evalyaml.lsp.guard import INJECTED_FAILURES
 from evalyaml.lsp.index import EditorWorkspace
@@ -49,13 +49,12 @@ from evalyaml.lsp.publish import Fragments, LazyDiagnostics
 from evalyaml.lsp.reopen import ClosedDocuments
 from evalyaml.lsp.settings import Settings
 from evalyaml.lsp.texts import DiskTexts
-from evalyaml.parallel import CasePool
 from evalyaml.workspace.index import normalize
 from evalyaml.workspace.suppress import finalise_file
 
 log = logging.getLogger(__name__)
 
-LARGE_TEXT = 1_000_000  # characters: after analysing more, keep the collector off the results
+LARGE_TEXT = early.LARGE_TEXT
 WARM_DELAY = 1.0  # seconds from an adopted open to warming its case cache (`_warm_up`)
 
 
@@ -130,7 +129,7 @@ class Engine:
         self.settings = Settings()
         self.roots: list[Path] = []
         # Large documents are analysed half here, half in a warm worker process.
-        self.case_pool = CasePool()
+        self.case_pool = early.case_pool()  # perhaps already at work (`lsp.early`)
         self.workspace = EditorWorkspace([], self.settings, self.today,
                                          mapper=self.case_pool.map)
         self.ready = False  # the full index is installed

@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
+from json.encoder import encode_basestring_ascii
 from pathlib import Path
 from typing import Any, overload
 
@@ -40,6 +41,8 @@ from evalyaml.syntax.text import Span
 MapperFor = Callable[[Path], PositionMapper]
 SOURCE = "evalyaml"
 _dumps = json.dumps
+# What `json.dumps` writes for a string (its default `ensure_ascii`), without its per-call set-up.
+_string = encode_basestring_ascii
 _tails: dict[str, str] = {}
 
 
@@ -79,8 +82,8 @@ def fragment(finding: Finding, mapper: PositionMapper, uri: str, mapper_for: Map
                          f'"message": {_dumps(item.message)}}}')
         related = f', "relatedInformation": [{", ".join(items)}]'
     return (f'{{"range": {json_range(mapper, finding.span)}, '
-            f'"message": {_dumps(finding.message)}, "severity": {int(finding.severity)}, '
-            f'{_tail(code)}{related}, "data": {{"code": {_dumps(code)}}}}}')
+            f'"message": {_string(finding.message)}, "severity": {int(finding.severity)}, '
+            f'{_tail(code)}{related}, "data": {{"code": {_string(code)}}}}}')
 
 
 class Fragments:

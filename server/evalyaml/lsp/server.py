@@ -13,12 +13,13 @@ import threading
 from collections.abc import Callable
 from typing import BinaryIO
 
-from evalyaml.lsp import bootstrap
+from evalyaml.lsp import bootstrap, early
 
 log = logging.getLogger("evalyaml.lsp")
 
 
 def _load() -> Callable[[BinaryIO, BinaryIO], int]:
+    early.prepare()  # first: what `early.peek` needs, while the client is still starting up
     from evalyaml.lsp.app import create_server
 
     server = create_server()
@@ -45,7 +46,7 @@ def run(tcp: str | None = None, log_level: str = "WARNING") -> int:
         server = create_server()
         server.start_tcp(host or "127.0.0.1", int(port))
         return server.exit_code or 0
-    return bootstrap.serve_stdio(_load, sys.stdin.buffer, sys.stdout.buffer)
+    return bootstrap.serve_stdio(_load, sys.stdin.buffer, sys.stdout.buffer, early)
 
 
 def _thread_excepthook(args: threading.ExceptHookArgs) -> None:

@@ -90,10 +90,22 @@ class LineIndex:
         return self.text[self.line_start(line) : self.line_end(line)]
 
     def position(self, offset: int) -> Position:
-        offset = min(max(offset, 0), len(self.text))
-        line = bisect_right(self._starts, offset) - 1
+        # Inlined `line_end`, tuples built at C speed: the parser asks this of every node of
+        # every case, about 120,000 times for a 10,000-case dataset.
+        text, starts = self.text, self._starts
+        if offset <= 0:
+            offset = 0
+        elif offset > len(text):
+            offset = len(text)
+        line = bisect_right(starts, offset) - 1
+        if line + 1 < len(starts):
+            end = starts[line + 1] - 1
+            if end and text[end - 1] == "\r" and text[end] == "\n":
+                end -= 1
+        else:
+            end = len(text)
         # An offset between CR and LF belongs to the end of the line.
-        return Position(line, min(offset, self.line_end(line)) - self._starts[line])
+        return _new(Position, (line, (offset if offset < end else end) - starts[line]))
 
     def offset(self, pos: Position) -> int:
         if pos.line >= len(self._starts):
@@ -102,4 +114,4 @@ class LineIndex:
         return min(start + max(pos.character, 0), self.line_end(max(pos.line, 0)))
 
     def span(self, start: int, end: int) -> Span:
-        return Span(self.position(start), self.position(end))
+        return _new(Span, (self.position(start), self.position(end)))

@@ -14,6 +14,7 @@ from functools import cache, partial
 
 from evalyaml.core.findings import Finding, FindingSink, Related
 from evalyaml.core.incremental import CaseCache, CaseMapper, CaseResult, Edit, PlacedCase, place
+from evalyaml.core.items import moved_below
 from evalyaml.core.kinds import FileKind
 from evalyaml.core.model import CaseSummary, Reference
 from evalyaml.core.options import Options
@@ -90,7 +91,7 @@ def analyze_dataset(text: str, options: Options, cache: CaseCache | None,
         return None
     root_findings = cache.root_findings(split, options) if cache else None
     if root_findings is None:
-        root_findings = _analyze_skeleton(split.skeleton, options)
+        root_findings = _skeleton_findings(split, options)
         if root_findings is None:
             return None  # something odd around the cases: let the whole-file parse explain it
         if cache:
@@ -171,6 +172,20 @@ def _all_cases(text: str, split: DatasetSplit, options: Options, cache: CaseCach
 
 def _broken(result: CaseResult) -> bool:
     return any(f.code in ("EY101", "EY103", "EY106") for f in result.findings)
+
+
+def _skeleton_findings(split: DatasetSplit, options: Options) -> tuple[Finding, ...] | None:
+    """The skeleton's findings, analysed without the blank lines that stand for the cases (a
+    10,000-case skeleton is 130,000 of them: 160 ms to parse, against none) and then moved
+    below them (`core.items` does the same for every format's items); when a finding reaches
+    across the cases' place, from the skeleton as it is."""
+    start, lines = split.region_start, split.region_lines
+    skeleton = split.skeleton
+    found = _analyze_skeleton(skeleton[:start] + skeleton[start + lines :], options)
+    if found is None or not lines:
+        return found
+    moved = moved_below(found, skeleton.count("\n", 0, start), lines)
+    return moved if moved is not None else _analyze_skeleton(skeleton, options)
 
 
 def _analyze_skeleton(skeleton_text: str, options: Options) -> tuple[Finding, ...] | None:

@@ -1,0 +1,129 @@
+"""Work on a large document that starts before the server can take it.
+
+An editor restoring its tabs sends their `didOpen` right after `initialized`, while the server
+is still importing pygls and lsprotocol (about a second, on one core: the bootstrap answers
+`initialize` meanwhile, `bootstrap.serve_stdio`). The other core has nothing to do then. So the
+bootstrap shows this module (a `bootstrap.Peek`) each message it reads in that second: a large
+message's header starts the case worker (`coming`), and a `didOpen` of a contract dataset
+large enough for it (`LARGE_TEXT`) sends it the document's cases (`message`,
+`CasePool.prefetch`), from the end, as the engine would. When the engine
+gets the document it runs its usual analysis; the shares the worker has done or started by then
+come from the worker, the rest are drawn from both ends as always (`CasePool.map`).
+
+Nothing here decides a finding: the engine analyses the document as it would have, and takes
+the worker's results only for the very case texts, read with the same options. A guess that
+turns out wrong (the client sent other settings, a workspace configuration names bundles) costs
+the worker some work and nothing else.
+
+Threads: `coming` and `message` run in the main thread while the import thread imports the
+server. So that the two never import the same modules at once, they do nothing until `prepare`,
+which the import thread runs first, has imported everything they use.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlsplit
+
+if TYPE_CHECKING:
+    from evalyaml.core.options import Options
+    from evalyaml.parallel import CasePool
+
+LARGE_TEXT = 1_000_000
+"""Characters: a document this large is analysed partly in the case worker (about 1,500
+cases); after analysing one, the engine keeps the collector off its results."""
+
+PREPARE_WAIT = 1.0
+"""Seconds to wait for `prepare` before letting a document go (the engine still has it)."""
+
+log = logging.getLogger(__name__)
+_prepared = threading.Event()
+_lock = threading.Lock()
+_pools: list[CasePool] = []  # the one pool, once made
+
+
+def case_pool() -> CasePool:
+    """The server's one case worker pool: the engine's, and the one started early here."""
+    from evalyaml.parallel import CasePool
+
+    with _lock:
+        if not _pools:
+            _pools.append(CasePool())
+        return _pools[0]
+
+
+def prepare() -> None:
+    """Import what `coming` and `message` use (import thread, before the server itself)."""
+    import concurrent.futures.process  # noqa: F401  (what `CasePool.start` imports)
+    import multiprocessing  # noqa: F401
+
+    import evalyaml.core.kinds
+    import evalyaml.core.options
+    import evalyaml.formats
+    import evalyaml.formats.base
+    import evalyaml.formats.contract.dataset  # `case_options_key`
+    import evalyaml.syntax.yaml.segments  # noqa: F401
+
+    case_pool()
+    _prepared.set()
+
+
+def coming(length: int) -> None:
+    """A message of `length` bytes is on its way: when it is large, start the case worker now,
+    so that it is ready when the message is read and parsed (main thread, see above)."""
+    if length > LARGE_TEXT and _prepared.wait(PREPARE_WAIT):
+        case_pool().start()
+
+
+def message(message: dict[str, Any]) -> None:
+    """Start the case worker on a large dataset the client opens (main thread, see above)."""
+    if message.get("method") != "textDocument/didOpen":
+        return
+    params = message.get("params")
+    document = params.get("textDocument") if isinstance(params, dict) else None
+    if not isinstance(document, dict):
+        return
+    text, uri = document.get("text"), document.get("uri")
+    if not isinstance(text, str) or len(text) <= LARGE_TEXT or not isinstance(uri, str):
+        return
+    if not _prepared.wait(PREPARE_WAIT):
+        return
+    texts = dataset_cases(text, _path_of(uri))
+    if texts is not None:
+        log.debug("sending the case worker the %d cases of %s ahead", len(texts), uri)
+        case_pool().prefetch(texts, _options())
+
+
+def dataset_cases(text: str, path: str | None) -> list[str] | None:
+    """The case texts the contract's dataset analysis will hand its mapper for this document
+    (`dataset._all_cases`), when the document is a contract dataset laid out in cases."""
+    from evalyaml.core.kinds import FileKind
+    from evalyaml.formats import FALLBACK, candidates, claim
+    from evalyaml.formats.base import Refusal
+    from evalyaml.syntax.yaml.segments import split_dataset
+
+    verdict = claim(text, path, None)
+    if isinstance(verdict, Refusal) or (
+            verdict.kind is not FileKind.DATASET if verdict is not None
+            else FALLBACK not in candidates(path)):
+        return None
+    split = split_dataset(text)
+    if split is None:
+        return None
+    return [text[s.start : s.end] for s in split.items]
+
+
+def _options() -> Options:
+    """Default options: a case's findings read only what `case_options_key` holds of them
+    (not the clock), and `map` takes the worker's results only when that is the same."""
+    from evalyaml.core.options import Options
+
+    return Options()
+
+
+def _path_of(uri: str) -> str | None:
+    """A `file:` URI's path (what detection reads of it); None for another scheme."""
+    parts = urlsplit(uri)
+    return unquote(parts.path) if parts.scheme == "file" else None
