@@ -122,7 +122,10 @@ def _tests_json(text: str, sink: FindingSink, facts: ConfigFacts, cache: CaseCac
 def _config_by_test(text: str, is_json: bool, options: Options, cache: CaseCache | None
                     ) -> tuple[list[Finding], ConfigFacts, list[CaseSummary]] | None:
     """A config test by test (`bytest`; JSON: `jsonconfig`), its state kept in the document's
-    cache."""
+    cache. A JSON config without a cache (the command line) is read whole: one parse and one
+    pass cost less than the parse, the cut and each test placed."""
+    if is_json and cache is None:
+        return None
     if is_json:
         from evalyaml.formats.promptfoo.jsonconfig import STATE as JSON_STATE
         from evalyaml.formats.promptfoo.jsonconfig import analyze_json_config_by_test
