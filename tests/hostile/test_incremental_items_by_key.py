@@ -8,8 +8,12 @@ Each time the file says what one pass over it says.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from tests.hostile.harness import EXAMPLES
+from hypothesis import given
+from hypothesis import strategies as st
+from tests.hostile.harness import EXAMPLES, profile
 from tests.hostile.test_incremental_core import _whole_keys
 from tests.hostile.test_incremental_items import SHAPES
 
@@ -169,3 +173,55 @@ def test_edits_around_and_inside_a_json_configs_tests_equal_the_whole_file() -> 
             assert _whole_keys(kept) == _whole_keys(analyze(after, path, options, None, True))
             assert (state._last is None) == (undone and after != text)
         text = after
+
+
+# Edits that keep a JSON config JSON most of the time: text typed inside a string, a test copied
+# after another or taken out, a member added to an object; each at a place drawn at random.
+_TYPED = ["a", " ", "📦", "订单", "\\n", '\\"', "{{x}}", "\\u00e9", "\n", '"', ",", "}"]
+JSON_EDIT = st.one_of(
+    st.tuples(st.just("type"), st.integers(0, 1 << 16), st.sampled_from(_TYPED)),
+    st.tuples(st.just("copy"), st.integers(0, 1 << 16)),
+    st.tuples(st.just("drop"), st.integers(0, 1 << 16)),
+    st.tuples(st.just("member"), st.integers(0, 1 << 16)),
+)
+
+
+def _json_edit(text: str, edit: tuple[Any, ...]) -> str:
+    kind, at = edit[0], edit[1]
+    if kind == "type":
+        quotes = [i for i, c in enumerate(text) if c == '"']
+        if not quotes:
+            return text
+        place = quotes[at % len(quotes)] + 1  # just inside a string (or just after one)
+        return text[:place] + edit[2] + text[place:]
+    starts = [i + 1 for i in range(len(text) - 5) if text.startswith("\n    {", i)]
+    if not starts:
+        return text
+    start = starts[at % len(starts)]
+    end = text.find("\n    }", start)
+    if end == -1:
+        return text
+    end += len("\n    }")
+    if kind == "copy":
+        return text[:end] + ",\n" + text[start:end] + text[end:]
+    if kind == "drop":
+        tail = text[end:]
+        return text[:start] + tail[2:] if tail.startswith(",\n") else text
+    return text[:start + 5] + '\n      "k": 1,' + text[start + 5:]
+
+
+@profile(60)
+@given(edits=st.lists(JSON_EDIT, min_size=4, max_size=25))
+def test_json_edits_to_a_json_config_equal_the_whole_file(edits: list[tuple[Any, ...]]) -> None:
+    from evalyaml.core.incremental import CaseCache
+    from evalyaml.core.options import Options
+
+    rel, make, analyze = SHAPES["promptfoo-config-json"]
+    path, options = str(EXAMPLES / rel), Options(root=str(EXAMPLES))
+    text = make()
+    cache = CaseCache()
+    analyze(text, path, options, cache, False)
+    for edit in edits:
+        text = _json_edit(text, edit)
+        kept = analyze(text, path, options, cache, False)
+        assert _whole_keys(kept) == _whole_keys(analyze(text, path, options, None, True)), text
