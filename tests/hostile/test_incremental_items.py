@@ -5,7 +5,7 @@ without one, the findings, cases, definitions, file references and facts are the
 
 The shapes: AgentV JSONL cases files, promptfoo tests files (YAML lists, JSONL, CSV tables,
 JSON arrays), promptfoo configs in JSON (the `tests` array cut out, `syntax/jsonsplit.py`),
-Padosoft calibration files, Apastra JSONL dataset cases and YAML quick evals
+Padosoft calibration files, Apastra JSONL dataset cases and quick evals (YAML and JSON)
 (`syntax/rowchecks.py`, `syntax/jsonitems.py`, `core/items.py`).
 """
 
@@ -147,6 +147,16 @@ def _quick_eval() -> str:
     return text[:at] + cases + text[at:] + "scratch: {{text}}\n"
 
 
+def _quick_eval_json() -> str:
+    from evalyaml.core.findings import FindingSink
+    from evalyaml.syntax.tree import Budget, to_python
+    from evalyaml.syntax.yaml.parse import parse_text
+
+    tree = parse_text(_quick_eval(), FindingSink(strict=False)).documents[0]
+    assert tree is not None
+    return json.dumps(to_python(tree, Budget(10_000)), indent=2, ensure_ascii=False) + "\n"
+
+
 def _analyze_quick_eval(text: str, path: str, options: Any, cache: Any, whole: bool) -> Any:
     from evalyaml.formats.apastra.analyze import analyze
     from evalyaml.formats.apastra.kinds import QUICK_EVAL
@@ -226,6 +236,8 @@ SHAPES: dict[str, tuple[str, Callable[[], str], Callable[..., Any]]] = {
                              _analyze_calibration),
     "apastra-quick-eval": ("apastra/promptops/evals/quick-big.yaml", _quick_eval,
                            _analyze_quick_eval),
+    "apastra-quick-eval-json": ("apastra/promptops/evals/quick-big.json", _quick_eval_json,
+                                _analyze_quick_eval),
     "promptfoo-config-json": ("promptfoo/clean/promptfooconfig.json", _promptfoo_config_json,
                               _analyze_promptfoo_config),
     "promptfoo-csv": ("promptfoo/clean/tests/big.csv", _csv, _analyze_table),

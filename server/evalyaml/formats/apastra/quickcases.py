@@ -9,7 +9,8 @@ The root is validated with its `cases:` lines taken out and the list read as emp
 only). A case reads which placeholders the prompt has: they are the fingerprint its result is
 keyed by, so editing the prompt's placeholders re-checks every case. A file that does not split
 (anchors, a `cases:` that is not a block list) or a case that does not parse as written is
-analysed whole by the caller, as is a quick eval in JSON.
+analysed whole by the caller. A quick eval written in JSON the same way, its `cases` array cut
+out by `syntax.jsonsplit` (`JsonQuickCaseRules`), when the document has a cache.
 """
 
 from __future__ import annotations
@@ -22,9 +23,12 @@ from evalyaml.formats.apastra import crosscases, rules
 from evalyaml.formats.apastra.context import Context, string_at
 from evalyaml.formats.apastra.kinds import QUICK_EVAL
 from evalyaml.formats.apastra.validate import validate, validate_item
+from evalyaml.syntax.json import parse_json, read_json
+from evalyaml.syntax.jsonsplit import JsonItems
+from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.record import record
-from evalyaml.syntax.text import Span
-from evalyaml.syntax.tree import Mapping
+from evalyaml.syntax.text import LineIndex, Span
+from evalyaml.syntax.tree import Mapping, Node
 from evalyaml.syntax.yaml.parse import parse_lone_item, parse_text
 
 STATE = "apastra-quick-eval-cases"
@@ -63,10 +67,19 @@ class QuickCaseRules:
     def __init__(self, path: str | None) -> None:
         self.path = path
 
+    def parse(self, text: str, sink: FindingSink) -> ParsedText | None:
+        """The skeleton read as written (None: the caller reads the file whole)."""
+        parsed = parse_text(text, sink)
+        return parsed if parsed.ok and len(parsed.documents) == 1 else None
+
+    def lone(self, text: str, index: int, sink: FindingSink) -> tuple[ParsedText, Node] | None:
+        """One case's text read as written, and the case."""
+        return parse_lone_item(text, sink)
+
     def root(self, text: str, options: Options) -> tuple[tuple[Finding, ...], QuickRoot] | None:
         sink = FindingSink(strict=options.strict)
-        parsed = parse_text(text, sink)
-        if not parsed.ok or len(parsed.documents) != 1:
+        parsed = self.parse(text, sink)
+        if parsed is None:
             return None
         root = parsed.documents[0]
         if not isinstance(root, Mapping):
@@ -95,7 +108,7 @@ class QuickCaseRules:
     def item(self, text: str, index: int, root: QuickRoot, options: Options
              ) -> Item[CaseFacts] | None:
         sink = FindingSink(strict=options.strict)
-        lone = parse_lone_item(text, sink)
+        lone = self.lone(text, index, sink)
         if lone is None:
             return None
         parsed, case = lone
@@ -124,10 +137,36 @@ class QuickCaseRules:
             tuple((name, move(span)) for name, span in root.placeholders), root.names)
 
 
+class JsonQuickCaseRules(QuickCaseRules):
+    """A quick eval written in JSON: its `cases` array cut out by `syntax.jsonsplit`; the rest and
+    each case must read with no finding (the parser's findings are the whole file's)."""
+
+    def __init__(self, path: str | None, items: JsonItems) -> None:
+        super().__init__(path)
+        self.items = items
+
+    def parse(self, text: str, sink: FindingSink) -> ParsedText | None:
+        parsed = parse_json(text, sink)
+        return parsed if parsed.ok and not sink.findings and parsed.documents else None
+
+    def lone(self, text: str, index: int, sink: FindingSink) -> tuple[ParsedText, Node] | None:
+        tree = self.items.tree(index, text)
+        if tree is None:
+            tree = read_json(text, sink)
+            if tree is None or sink.findings:
+                return None
+        return ParsedText(text, LineIndex(text), [tree], ok=True), tree
+
+
 def analyze_quick_eval_by_case(text: str, path: str | None, options: Options,
-                               state: ItemState | None) -> FileAnalysis | None:
+                               state: ItemState | None, *, is_json: bool = False
+                               ) -> FileAnalysis | None:
     """The quick eval's analysis as `analyze._analyze_document` gives it; None: read it whole."""
-    done = analyze_items(text, QuickCaseRules(path), options, state)
+    if is_json:
+        items = JsonItems(KEY)
+        done = analyze_items(text, JsonQuickCaseRules(path, items), options, state, items)
+    else:
+        done = analyze_items(text, QuickCaseRules(path), options, state)
     if done is None:
         return None
     sink = FindingSink(strict=options.strict)
