@@ -21,10 +21,18 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from evalyaml.core.findings import FindingSink
-from evalyaml.syntax.json import read_json
+from evalyaml.syntax.json import parse_json, read_json
+from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.text import LineIndex
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 from evalyaml.syntax.yaml.segments import DatasetSplit, Segment, changed_region
+
+
+def parsed_clean(text: str, sink: FindingSink) -> ParsedText | None:
+    """`text` (a skeleton) read as written with no finding; None: read the file whole, where the
+    parser's findings are reported in their place."""
+    parsed = parse_json(text, sink)
+    return parsed if parsed.ok and not sink.findings and parsed.documents else None
 
 
 def rebased(node: Node, offset: int) -> Node:
@@ -67,6 +75,16 @@ class JsonItems:
             return None
         found = trees[index]
         return found if found.end == len(text) else None
+
+    def lone(self, text: str, index: int, sink: FindingSink) -> tuple[ParsedText, Node] | None:
+        """Item `index`'s text read as written with no finding (None: read the file whole), and
+        its tree: the cut's tree when it is that text's."""
+        tree = self.tree(index, text)
+        if tree is None:
+            tree = read_json(text, sink)
+            if tree is None or sink.findings:
+                return None
+        return ParsedText(text, LineIndex(text), [tree], ok=True), tree
 
     def split(self, text: str, key: str | None) -> DatasetSplit | None:
         self.trees = None

@@ -1,4 +1,4 @@
-"""An Apastra quick eval (YAML) case by case (`core.items`): a keystroke in one case of 10,000
+"""An Apastra quick eval case by case (`core.items`): a keystroke in one case of 10,000
 validates that case against the schema, then the two rules over every case (a case id used
 twice, EY811; a placeholder of the prompt that some case's inputs lack, EY809) run over the
 cases' facts (`crosscases`), as the whole document's check gives them.
@@ -23,11 +23,10 @@ from evalyaml.formats.apastra import crosscases, rules
 from evalyaml.formats.apastra.context import Context, string_at
 from evalyaml.formats.apastra.kinds import QUICK_EVAL
 from evalyaml.formats.apastra.validate import validate, validate_item
-from evalyaml.syntax.json import parse_json, read_json
-from evalyaml.syntax.jsonsplit import JsonItems
+from evalyaml.syntax.jsonsplit import JsonItems, parsed_clean
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.record import record
-from evalyaml.syntax.text import LineIndex, Span
+from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import Mapping, Node
 from evalyaml.syntax.yaml.parse import parse_lone_item, parse_text
 
@@ -146,16 +145,10 @@ class JsonQuickCaseRules(QuickCaseRules):
         self.items = items
 
     def parse(self, text: str, sink: FindingSink) -> ParsedText | None:
-        parsed = parse_json(text, sink)
-        return parsed if parsed.ok and not sink.findings and parsed.documents else None
+        return parsed_clean(text, sink)
 
     def lone(self, text: str, index: int, sink: FindingSink) -> tuple[ParsedText, Node] | None:
-        tree = self.items.tree(index, text)
-        if tree is None:
-            tree = read_json(text, sink)
-            if tree is None or sink.findings:
-                return None
-        return ParsedText(text, LineIndex(text), [tree], ok=True), tree
+        return self.items.lone(text, index, sink)
 
 
 def analyze_quick_eval_by_case(text: str, path: str | None, options: Options,

@@ -14,10 +14,8 @@ from evalyaml.core.model import CaseSummary
 from evalyaml.core.options import Options
 from evalyaml.formats.promptfoo.bytest import TestRules, analyze_config_by_test
 from evalyaml.formats.promptfoo.facts import ConfigFacts
-from evalyaml.syntax.json import parse_json, read_json
-from evalyaml.syntax.jsonsplit import JsonItems
+from evalyaml.syntax.jsonsplit import JsonItems, parsed_clean
 from evalyaml.syntax.parsed import ParsedText
-from evalyaml.syntax.text import LineIndex
 from evalyaml.syntax.tree import Node
 
 STATE = "promptfoo-config-json"
@@ -31,16 +29,10 @@ class JsonTestRules(TestRules):
         self.items = items
 
     def parse(self, text: str, sink: FindingSink) -> ParsedText | None:
-        parsed = parse_json(text, sink)
-        return parsed if parsed.ok and not sink.findings and parsed.documents else None
+        return parsed_clean(text, sink)
 
     def lone(self, text: str, index: int, sink: FindingSink) -> tuple[ParsedText, Node] | None:
-        tree = self.items.tree(index, text)
-        if tree is None:
-            tree = read_json(text, sink)
-            if tree is None or sink.findings:
-                return None
-        return ParsedText(text, LineIndex(text), [tree], ok=True), tree
+        return self.items.lone(text, index, sink)
 
 
 def analyze_json_config_by_test(text: str, options: Options, state: ItemState | None
