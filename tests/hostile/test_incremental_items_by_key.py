@@ -215,12 +215,15 @@ def _json_edit(text: str, edit: tuple[Any, ...]) -> str:
 
 
 @profile(60)
-@given(edits=st.lists(JSON_EDIT, min_size=4, max_size=25))
-def test_json_edits_to_a_json_config_equal_the_whole_file(edits: list[tuple[Any, ...]]) -> None:
+@given(shape=st.sampled_from(["promptfoo-config-json", "apastra-quick-eval-json"]),
+       edits=st.lists(JSON_EDIT, min_size=4, max_size=25))
+def test_json_edits_to_a_list_under_a_key_equal_the_whole_file(
+        shape: str, edits: list[tuple[Any, ...]]) -> None:
+    """A promptfoo config's `tests`, a quick eval's `cases`, in JSON."""
     from evalyaml.core.incremental import CaseCache
     from evalyaml.core.options import Options
 
-    rel, make, analyze = SHAPES["promptfoo-config-json"]
+    rel, make, analyze = SHAPES[shape]
     path, options = str(EXAMPLES / rel), Options(root=str(EXAMPLES))
     text = make()
     cache = CaseCache()
