@@ -141,12 +141,13 @@ class CasePool:
         return self._pool is not None and warm is not None and warm.done() and \
             warm.exception() is None
 
-    def prefetch(self, texts: list[str], options: Options) -> None:
+    def prefetch(self, texts: list[str], options: Options, owner: str = "") -> None:
         """Start the worker on a document's cases before anyone asks for them: the language
         server does this for a large document the editor opens while the server itself is
         still being imported (`lsp.early`). The next `map` of the same texts, for options the
         cases read the same, takes over whatever the worker has done or started by then; any
-        other `map` drops it. A guess: when it is wrong, the worker did some work for nothing,
+        other `map` drops it, and so does `drop_prefetched(owner)` (the document, `owner`, was
+        analysed without it). A guess: when it is wrong, the worker did some work for nothing,
         and no result ever comes from it."""
         if len(texts) < PARALLEL_FROM:
             return
@@ -162,9 +163,20 @@ class CasePool:
             return
         with self._lock:
             dropped, self._prefetched = self._prefetched, _Prefetch(
-                texts, _items_key(options), shares, sent)
+                texts, _items_key(options), shares, sent, owner)
         if dropped is not None:
             dropped.cancel()
+
+    def drop_prefetched(self, owner: str) -> None:
+        """Forget cases sent ahead for `owner` that its analysis did not take (its text turned
+        out not to be a dataset read with these options): their texts and results are not kept
+        for the rest of the session."""
+        with self._lock:
+            prefetched = self._prefetched
+            if prefetched is None or prefetched.owner != owner:
+                return
+            self._prefetched = None
+        prefetched.cancel()
 
     def _take_prefetched(self, texts: list[str], options: Options
                          ) -> tuple[list[list[str]], dict[int, Future[list[CaseResult | None]]]
@@ -264,6 +276,7 @@ class _Prefetch:
     key: str
     shares: list[list[str]]
     sent: dict[int, Future[list[CaseResult | None]]]
+    owner: str  # the document they were sent for (`drop_prefetched`)
 
     def cancel(self) -> None:
         for future in self.sent.values():

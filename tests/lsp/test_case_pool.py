@@ -150,3 +150,19 @@ def test_a_worker_leaves_when_its_server_is_killed(tmp_path: object) -> None:
         assert not _alive(worker), "the worker outlived its server"
     finally:
         holder.kill()
+
+
+def test_cases_sent_ahead_for_a_document_analysed_without_them_are_forgotten() -> None:
+    """A document whose analysis did not take what was sent ahead for it (not a dataset after
+    all) drops it; another document's analysis leaves it be."""
+    early = CasePool()
+    try:
+        texts = case_texts(PARALLEL_FROM + 5)
+        early.prefetch(texts, Options(), owner="file:///w/big.yaml")
+        early.drop_prefetched("file:///w/other.yaml")
+        assert early._prefetched is not None
+        early.drop_prefetched("file:///w/big.yaml")
+        assert early._prefetched is None
+        assert early.map(texts, OPTIONS) == analyze_case_texts(texts, OPTIONS)
+    finally:
+        early.shutdown()

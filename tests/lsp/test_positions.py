@@ -101,3 +101,26 @@ def test_a_small_edit_in_a_large_text_is_spliced_exactly(start: int, length: int
 
 
 _LARGE = ("  - id: a\n    input: 日本 same same\n" * 30_000) + "tail 😀\n" * 2_000
+
+
+_PIECES = st.sampled_from(["a", " ", "\n", "\r\n", "\r", "é", "😀", "東"])
+_POINTS = st.tuples(st.integers(-1, 7), st.integers(-2, 9))
+
+
+@given(text=st.lists(_PIECES, max_size=16).map("".join),
+       points=st.lists(st.tuples(_POINTS, _POINTS), min_size=1, max_size=8))
+@settings(max_examples=300, deadline=None)
+def test_a_range_written_as_json_is_the_range_of_its_two_positions(
+        text: str, points: list[tuple[tuple[int, int], tuple[int, int]]]) -> None:
+    """`PositionMapper.json_range` (every published finding) works out the common case itself:
+    it must write what `units` gives for each end, in every encoding, on any line breaks."""
+    from evalyaml.syntax.text import Span
+
+    for encoding in Encoding:
+        mapper = PositionMapper(text, encoding)
+        for (sl, sc), (el, ec) in points:
+            start, end = Position(sl, sc), Position(el, ec)
+            (a, b), (c, d) = mapper.units(start), mapper.units(end)
+            assert mapper.json_range(Span(start, end)) == (
+                f'{{"start": {{"line": {a}, "character": {b}}}, '
+                f'"end": {{"line": {c}, "character": {d}}}}}')

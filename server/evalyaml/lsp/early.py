@@ -93,7 +93,7 @@ def message(message: dict[str, Any]) -> None:
     texts = dataset_cases(text, _path_of(uri))
     if texts is not None:
         log.debug("sending the case worker the %d cases of %s ahead", len(texts), uri)
-        case_pool().prefetch(texts, _options())
+        case_pool().prefetch(texts, _options(), owner=uri)
 
 
 def dataset_cases(text: str, path: str | None) -> list[str] | None:

@@ -313,6 +313,7 @@ class Engine:
                 changed = self.workspace.set_text(key, doc.text, cache)
             analysis = self.workspace.analysis(key)
             findings = self._findings(key)
+        self.case_pool.drop_prefetched(uri)  # sent ahead (`lsp.early`) and not taken: forget it
         self._analysed[uri] = doc.serial
         self.analyses[uri] = (doc.serial, analysis)
         report = self._report(uri, doc.path, doc, findings, analysis)

@@ -59,10 +59,7 @@ def _tail(code: str) -> str:
 
 
 def json_range(mapper: PositionMapper, span: Span) -> str:
-    sl, sc = mapper.units(span.start)
-    el, ec = mapper.units(span.end)
-    return (f'{{"start": {{"line": {sl}, "character": {sc}}}, '
-            f'"end": {{"line": {el}, "character": {ec}}}}}')
+    return mapper.json_range(span)
 
 
 def fragment(finding: Finding, mapper: PositionMapper, uri: str, mapper_for: MapperFor,
