@@ -16,6 +16,8 @@ from evalyaml.core.kinds import FileKind
 from evalyaml.core.precheck import compile_precheck
 from evalyaml.core.schemas import subschema
 from evalyaml.formats.contract.schemas import (
+    PropertyDescent,
+    WholeSchemaErrors,
     precheck,
     skeleton_precheck,
     validator,
@@ -58,16 +60,25 @@ def test_precheck_certifies_plain_valid_cases(case: dict[str, Any]) -> None:
     assert check is not None and check(case)
 
 
-def _errors(found: Any) -> list[tuple[str, list[Any], str]]:
-    return [(error.validator, list(error.absolute_path), error.message) for error in found]
+def _errors(found: Any) -> list[tuple[Any, ...]]:
+    """What the reporter reads of an error (`schema_report`), and its two paths."""
+    return [(error.validator, repr(error.validator_value), repr(error.instance),
+             repr(error.schema), list(error.absolute_path), list(error.absolute_schema_path),
+             error.message) for error in found]
+
+
+# Cases with their required keys: the ones validated property by property (`PropertyDescent`).
+complete_cases = st.builds(lambda rest, id_, input_: {**rest, "id": id_, "input": input_},
+                           cases, values, values)
 
 
 @settings(max_examples=400, deadline=None)
-@given(cases)
+@given(st.one_of(cases, complete_cases))
 def test_a_narrowed_validator_finds_what_the_whole_one_finds_in_the_same_order(
         case: dict[str, Any]) -> None:
-    """A case the precheck doubts is validated on the properties it doubts only: every error
-    jsonschema gives on the whole case, no other, in the same order (the order of findings)."""
+    """A case the precheck doubts is validated on the properties it doubts only (each by its
+    own subschema when the case has its required keys): every error jsonschema gives on the
+    whole case, no other, in the same order (the order of findings), with the same paths."""
     whole = validator(FileKind.DATASET, CASE_POINTER).iter_errors(case)
     narrowed = validator_for(FileKind.DATASET, CASE_POINTER, case)().iter_errors(case)
     assert _errors(narrowed) == _errors(whole)
@@ -77,9 +88,14 @@ def test_a_narrowed_validator_walks_only_the_doubted_properties() -> None:
     case = {"id": "q1", "input": "hi", "expected": "a string, not a mapping",
             "expected_facts": ["one", "two"], "expected_tools": ["search"]}
     narrowed = validator_for(FileKind.DATASET, CASE_POINTER, case)()
-    assert list(narrowed.schema["properties"]) == ["expected"]
-    assert _errors(narrowed.iter_errors(case)) == [
-        ("type", ["expected"], "'a string, not a mapping' is not of type 'object'")]
+    assert isinstance(narrowed, PropertyDescent) and narrowed.doubted == ("expected",)
+    assert [error[0::4] for error in _errors(narrowed.iter_errors(case))] == [
+        ("type", ["expected"])]
+    missing = {key: value for key, value in case.items() if key != "input"}
+    jsonschema_narrowed = validator_for(FileKind.DATASET, CASE_POINTER, missing)()
+    assert isinstance(jsonschema_narrowed, WholeSchemaErrors)  # `required` may fail
+    assert [error[0::4] for error in _errors(jsonschema_narrowed.iter_errors(missing))] == [
+        ("required", []), ("type", ["expected"])]
 
 
 root_keys = st.sampled_from(["$schema", "name", "description", "version", "questions", "x"])

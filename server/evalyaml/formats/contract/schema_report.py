@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from collections.abc import Sequence as Seq
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from evalyaml.core.findings import FindingSink, Fix, TextEdit
 from evalyaml.core.kinds import Kind
@@ -24,7 +24,14 @@ from evalyaml.syntax.text import LineIndex, Span
 from evalyaml.syntax.tree import Mapping, Node, PyValue, Scalar
 
 if TYPE_CHECKING:  # jsonschema is imported by whoever builds a validator, when one is needed
-    from jsonschema import Draft202012Validator, ValidationError
+    from jsonschema import ValidationError
+
+
+class ErrorSource(Protocol):
+    """A jsonschema validator, or what gives the same errors another way
+    (`contract.schemas.PropertyDescent`)."""
+
+    def iter_errors(self, instance: Any) -> Iterable[ValidationError]: ...
 
 
 class SchemaReporter:
@@ -78,7 +85,7 @@ class SchemaReporter:
 
     def run(
         self,
-        validator: Draft202012Validator | Callable[[], Draft202012Validator],
+        validator: ErrorSource | Callable[[], ErrorSource],
         value: PyValue,
         root: Node,
         prefix: Path = (),
