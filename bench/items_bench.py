@@ -85,6 +85,16 @@ def apastra_quick_eval(n: int) -> str:
     return "\n".join(rows) + "\n"
 
 
+def apastra_quick_eval_json(n: int) -> str:
+    cases = [{"case_id": f"{TOPICS[i % len(TOPICS)]}-{i}",
+              "inputs": {"max_words": "12", "text": f"What is the {TOPICS[i % len(TOPICS)]} "
+                                                    f"policy for order {7000 + i}?"},
+              "assert": [{"type": "icontains", "value": TOPICS[i % len(TOPICS)]}]}
+             for i in range(n)]
+    return json.dumps({"id": "quick-big", "prompt": "Answer in {{max_words}} words: {{text}}",
+                       "cases": cases, "thresholds": {"pass_rate": 1.0}}, indent=2) + "\n"
+
+
 def eee_samples(n: int) -> str:
     return "".join(eee_bench.row(i) + "\n" for i in range(n))
 
@@ -176,6 +186,8 @@ SHAPES = [
           apastra_cases, ('"expected_outputs"', '"expected_outputz"')),
     Shape("apastra quick eval (YAML)", "apastra/promptops/evals/quick-big.yaml",
           apastra_quick_eval, ("    inputs:", "    inputz:")),
+    Shape("apastra quick eval (JSON)", "apastra/promptops/evals/quick-big.json",
+          apastra_quick_eval_json, ('"inputs"', '"inputz"')),
     Shape("eee samples (JSONL)",
           f"eee/{eee_bench.FOLDER}/{eee_bench.UUID}_samples.jsonl", eee_samples,
           ('"single_turn"', '"single-turn"')),

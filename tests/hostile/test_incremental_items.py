@@ -4,7 +4,8 @@ scripts as the server's differential test, with the document's cache across the 
 without one, the findings, cases, definitions, file references and facts are the whole file's.
 
 The shapes: AgentV JSONL cases files, promptfoo tests files (YAML lists, JSONL, CSV tables,
-JSON arrays), Padosoft calibration files, Apastra JSONL dataset cases
+JSON arrays), promptfoo configs in JSON (the `tests` array cut out, `syntax/jsonsplit.py`),
+Padosoft calibration files, Apastra JSONL dataset cases and quick evals (YAML and JSON)
 (`syntax/rowchecks.py`, `syntax/jsonitems.py`, `core/items.py`).
 """
 
@@ -105,6 +106,64 @@ def _analyze_promptfoo(text: str, path: str, options: Any, cache: Any, whole: bo
                                     whole=whole)
 
 
+def _promptfoo_config_json() -> str:
+    return json.dumps({
+        "description": "support questions",
+        "prompts": ["Answer in a {{ tone }} voice: {{ question }}"],
+        "providers": ["openai:gpt-4o-mini"],
+        "defaultTest": {"vars": {"tone": "friendly"}},
+        "tests": [*_promptfoo_tests(), {"path": "file://gen.py", "config": {"n": 2}},
+                  {"vars": {"question": "Où est ma commande 📦 订单"}, "assert": [
+                      {"type": "contains", "value": "订单"}]}, 7],
+        "scenarios": [{"config": [{"vars": {"tone": "dry"}}], "tests": [{"vars": {}}]}],
+    }, indent=2, ensure_ascii=False) + "\n"
+
+
+def _analyze_promptfoo_config(text: str, path: str, options: Any, cache: Any,
+                              whole: bool) -> Any:
+    from evalyaml.formats import promptfoo
+
+    return promptfoo.FORMAT.analyze(text, path, promptfoo.CONFIG, options, cache=cache,
+                                    whole=whole)
+
+
+def _quick_eval() -> str:
+    text = (EXAMPLES / "apastra/promptops/evals/quick-summary.yaml").read_text("utf-8")
+    cases = """  - case_id: short
+    inputs: {max_words: "8", txt: "again"}
+  - case_id: no-inputs
+    assert: [{type: icontain, value: x}]
+  - case_id: emoji 📦
+    inputs:
+      max_words: 3
+      text: "订单 🚚"
+    metadata: {digest: "sha256:"}
+    extra: true
+  - [a, b]
+  - inputz: {text: x}
+    id: no-case-id
+"""
+    at = text.index("thresholds:")
+    return text[:at] + cases + text[at:] + "scratch: {{text}}\n"
+
+
+def _quick_eval_json() -> str:
+    from evalyaml.core.findings import FindingSink
+    from evalyaml.syntax.tree import Budget, to_python
+    from evalyaml.syntax.yaml.parse import parse_text
+
+    tree = parse_text(_quick_eval(), FindingSink(strict=False)).documents[0]
+    assert tree is not None
+    return json.dumps(to_python(tree, Budget(10_000)), indent=2, ensure_ascii=False) + "\n"
+
+
+def _analyze_quick_eval(text: str, path: str, options: Any, cache: Any, whole: bool) -> Any:
+    from evalyaml.formats.apastra.analyze import analyze
+    from evalyaml.formats.apastra.kinds import QUICK_EVAL
+
+    return analyze(text, path, QUICK_EVAL, options, cache, whole=whole)
+
+
 def _apastra_jsonl() -> str:
     text = (EXAMPLES / "apastra/promptops/datasets/support-faq/dataset.jsonl").read_text("utf-8")
     return text + "".join(json.dumps(row) + "\n" for row in [
@@ -175,6 +234,12 @@ SHAPES: dict[str, tuple[str, Callable[[], str], Callable[..., Any]]] = {
                       _analyze_apastra),
     "padosoft-calibration": ("padosoft/eval/calibration/judge-cases.v1.yaml", _calibration,
                              _analyze_calibration),
+    "apastra-quick-eval": ("apastra/promptops/evals/quick-big.yaml", _quick_eval,
+                           _analyze_quick_eval),
+    "apastra-quick-eval-json": ("apastra/promptops/evals/quick-big.json", _quick_eval_json,
+                                _analyze_quick_eval),
+    "promptfoo-config-json": ("promptfoo/clean/promptfooconfig.json", _promptfoo_config_json,
+                              _analyze_promptfoo_config),
     "promptfoo-csv": ("promptfoo/clean/tests/big.csv", _csv, _analyze_table),
     "promptfoo-tests-yaml": ("promptfoo/clean/tests/big.yaml", _promptfoo_yaml,
                              _analyze_promptfoo),

@@ -11,9 +11,11 @@ The format then runs its cross-item rules (duplicate ids, references between ite
 placed results: they are cheap, and they are what one item's edit may change elsewhere.
 
 A fresh analysis runs the same code on the same texts with an empty state, which is why the two
-agree (`tests/hostile/test_incremental_core.py`). Where an item or the skeleton does not parse
-as written, `analyze_items` returns None and the format analyses the whole file: a syntax error
-is recovered over the whole text, as before.
+agree (`tests/hostile/test_incremental_core.py`). How a text is cut into items is a `Splitter`:
+block YAML by lines (`segments`) unless the format gives another (a JSON object's array,
+`syntax/jsonsplit.py`), so one scheme serves both syntaxes. Where an item or the skeleton does
+not parse as written, `analyze_items` returns None and the format analyses the whole file: a
+syntax error is recovered over the whole text, as before.
 """
 
 from __future__ import annotations
@@ -76,6 +78,35 @@ class ItemRules(Protocol[R, P]):
         """The skeleton's facts with every position on or after `first_line` moved."""
 
 
+class Splitter(Protocol):
+    """How a text is cut into its items and the rest (`DatasetSplit`), and how the last cut is
+    moved after an edit inside one item (its index), or outside every item (-1, when the
+    splitter can tell the items are as they were); None: cut again."""
+
+    name: str
+
+    def split(self, text: str, key: str | None) -> DatasetSplit | None: ...
+
+    def after_edit(self, old: str, split: DatasetSplit, new: str
+                   ) -> tuple[DatasetSplit, int] | None: ...
+
+
+class _BlockLines:
+    """Block YAML, by lines (`segments.split_dataset`)."""
+
+    name = "yaml"
+
+    def split(self, text: str, key: str | None) -> DatasetSplit | None:
+        return split_dataset(text, key)
+
+    def after_edit(self, old: str, split: DatasetSplit, new: str
+                   ) -> tuple[DatasetSplit, int] | None:
+        return split_after_edit(old, split, new)
+
+
+BLOCK_LINES: Splitter = _BlockLines()
+
+
 def options_key(options: Options) -> str:
     return f"{options.strict}"
 
@@ -127,12 +158,13 @@ class _Last:
 
 
 def analyze_items(text: str, rules: ItemRules[R, P], options: Options,
-                  state: ItemState | None) -> Analysed[R, P] | None:
+                  state: ItemState | None, splitter: Splitter = BLOCK_LINES
+                  ) -> Analysed[R, P] | None:
     """The placed results of `text`'s skeleton and items; None when the file is not laid out
-    as one block list of items that each parse as written (the caller parses it whole)."""
+    as one list of items that each parse as written (the caller parses it whole)."""
     state = state if state is not None else ItemState()
-    okey = options_key(options)
-    split, edited = _split(text, rules.key, okey, state)
+    okey = f"{options_key(options)}:{splitter.name}"
+    split, edited = _split(text, rules.key, okey, state, splitter)
     if split is None:
         state.forget()
         return None
@@ -156,17 +188,17 @@ def analyze_items(text: str, rules: ItemRules[R, P], options: Options,
     return Analysed(root_findings, root_facts, [placed for _, placed in items])  # type: ignore[misc]
 
 
-def _split(text: str, key: str | None, okey: str, state: ItemState
+def _split(text: str, key: str | None, okey: str, state: ItemState, splitter: Splitter
            ) -> tuple[DatasetSplit | None, tuple[int, int] | None]:
     """The split of `text`, and (edited item, lines added) when it differs from the last text
     inside one item only."""
     last = state._last
     if last is not None and last.fingerprint.startswith(okey + "\0"):
-        after = split_after_edit(last.text, last.split, text)
+        after = splitter.after_edit(last.text, last.split, text)
         if after is not None:
             split, index = after
             return split, (index, split.region_lines - last.split.region_lines)
-    return split_dataset(text, key), None
+    return splitter.split(text, key), None
 
 
 @mutable_record
@@ -182,6 +214,11 @@ class _Run(Generic[R, P]):
     def after_edit(self, text: str, split: DatasetSplit, edited: tuple[int, int], last: _Last
                    ) -> list[tuple[Item[object], Item[object]]] | None:
         index, line_delta = edited
+        if index < 0:  # outside every item: each as it was, placed where it now is
+            if len(split.items) != len(last.items):
+                return None
+            return [(r, self.placed(r, segment.line))
+                    for (r, _), segment in zip(last.items, split.items, strict=True)]
         segment = split.items[index]
         result = self.item(text[segment.start : segment.end], index)
         if result is None:

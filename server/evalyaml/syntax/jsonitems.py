@@ -4,7 +4,9 @@ text, so a keystroke inside one item of 10,000 re-reads and re-checks that item 
 
 The first analysis (and any edit this cannot follow) parses the whole file: it must parse as
 written with no finding, and each item must start on a line of its own and end on a line
-before the next item starts; else the caller analyses the file whole. The items' places are
+before the next item starts; else the caller analyses the file whole. Each item is checked on
+the whole parse's tree, moved to count from its first line (`jsonsplit.rebased`), not read
+again. The items' places are
 kept. After an edit that lies inside one item's text (its first line's indentation included)
 and leaves that text one JSON value with no finding, the whole-file parser would read every
 other byte as before, so the last results are reused with that item's replaced, the ones below
@@ -21,6 +23,7 @@ from typing import Generic, Protocol, TypeVar
 
 from evalyaml.core.findings import FindingSink
 from evalyaml.syntax.json import parse_json, read_json
+from evalyaml.syntax.jsonsplit import rebased
 from evalyaml.syntax.lines import LineResult
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.text import LineIndex
@@ -111,14 +114,15 @@ def _all(text: str, rules: ItemRules[T], state: ItemsState[T]) -> list[LineResul
         start = lines.line_start(line)
         if line <= below or text[start : item.start].strip(" \t"):
             return None
-        result = state.result(rules, text[start : item.end], index, None)
+        end = item.end
+        result = state.result(rules, text[start:end], index, rebased(item, start))
         if result is None:
             return None
         starts.append(start)
-        ends.append(item.end)
+        ends.append(end)
         firsts.append(line)
         placed.append(_placed(rules, result, line))
-        below = lines.position(item.end).line
+        below = lines.position(end).line
     state._last = _Last(text, rules.context, starts, ends, firsts, placed)
     return placed
 

@@ -104,3 +104,48 @@ def test_a_test_named_by_its_index_is_renamed_when_a_test_comes_above() -> None:
     kept = FORMAT.analyze(edited, PATH, CONFIG, options, cache=cache)
     assert [c.id for c in kept.cases] == ["test 1", "test 2", "test 3", "test 4", "test 5"]
     assert [t.label for t in kept.facts[FACTS].tests] == [c.id for c in kept.cases]
+
+
+def _as_json(text: str) -> str | None:
+    """A fixture's YAML config written as JSON (None: not a mapping with a `tests` list, or a
+    value JSON cannot hold)."""
+    import json
+
+    from evalyaml.core.findings import FindingSink
+    from evalyaml.syntax.tree import Budget, ExpansionLimit, to_python
+    from evalyaml.syntax.yaml.parse import parse_text
+
+    parsed = parse_text(text, FindingSink(strict=False))
+    if not parsed.ok or len(parsed.documents) != 1 or parsed.documents[0] is None:
+        return None
+    try:
+        value = to_python(parsed.documents[0], Budget(100_000))
+    except ExpansionLimit:
+        return None
+    if not isinstance(value, dict) or not isinstance(value.get("tests"), list) or \
+            not value["tests"]:
+        return None
+    try:
+        return json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    except (TypeError, ValueError):
+        return None
+
+
+JSON_CONFIGS = [(name, json_text) for name, text in CONFIGS
+                if (json_text := _as_json(text)) is not None]
+
+
+@pytest.mark.parametrize(("name", "text"), JSON_CONFIGS, ids=[n for n, _ in JSON_CONFIGS])
+def test_each_fixture_config_written_in_json_by_test_equals_the_whole_file(name: str,
+                                                                           text: str) -> None:
+    """The same configs as JSON (`jsonconfig`: the `tests` array cut out of the object), then
+    with a test added at the top of `tests` (every test below moved two lines)."""
+    options = Options(root="/ws")
+    path = "/ws/promptfooconfig.json"
+    cache = CaseCache()
+    for current in (text, text.replace('  "tests": [\n', '  "tests": [\n    {"vars": {}},\n', 1)):
+        by_test = FORMAT.analyze(current, path, CONFIG, options, cache=cache)
+        whole = FORMAT.analyze(current, path, CONFIG, options, whole=True)
+        assert _said(by_test) == _said(whole)
+        assert repr(by_test.facts) == repr(whole.facts)
+    assert len(JSON_CONFIGS) >= 10

@@ -37,7 +37,8 @@ if TYPE_CHECKING:
 
 def analyze(text: str, path: str | None, kind: Kind | None, options: Options,
             cache: CaseCache | None, *, whole: bool = False) -> FileAnalysis:
-    """A JSONL file row by row (`byrow`), unless `whole` (what that must equal)."""
+    """A JSONL file row by row (`byrow`), a YAML quick eval case by case (`quickcases`), unless
+    `whole` (what those must equal)."""
     if not isinstance(kind, FormatKind) or kind not in SCHEMA_OF:
         claimed = detect.claim(text, path, options.root)
         kind = claimed.kind if isinstance(claimed, Claim) else PROMPT
@@ -48,6 +49,10 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options,
     if (kind in LINE_KINDS or suffix == ".jsonl") and not whole:
         from evalyaml.formats.apastra.byrow import analyze_rows_of
         analyze_rows_of(text, path, kind, sink, result=result, cache=cache)
+    elif kind is QUICK_EVAL and not whole and (suffix != ".json" or cache is not None) and \
+            (by_case := _quick_eval_by_case(text, path, options, cache,
+                                            suffix == ".json")) is not None:
+        return by_case
     elif kind in LINE_KINDS or suffix == ".jsonl":
         line_cache: LineCache[RowTree] | None = (
             cache.format_state("apastra-jsonl", LineCache) if cache is not None else None)
@@ -62,6 +67,18 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options,
                                   for n in range(h.first_line, h.last_line + 1)))
     result.findings = list(dict.fromkeys(sink.findings))
     return result
+
+
+def _quick_eval_by_case(text: str, path: str | None, options: Options,
+                        cache: CaseCache | None, is_json: bool) -> FileAnalysis | None:
+    """A JSON quick eval only with a cache (the command line reads it whole: one parse and one
+    pass cost less than the parse, the cut and each case placed)."""
+    from evalyaml.core.items import ItemState
+    from evalyaml.formats.apastra.quickcases import STATE, analyze_quick_eval_by_case
+
+    state = cache.format_state(STATE + ("-json" if is_json else ""), ItemState) \
+        if cache is not None else None
+    return analyze_quick_eval_by_case(text, path, options, state, is_json=is_json)
 
 
 def _analyze_document(ctx: Context, root: Node, kind: FormatKind, result: FileAnalysis,

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from evalyaml.core.findings import FindingSink, Related
+from evalyaml.core.findings import FindingSink
 from evalyaml.core.kinds import FormatKind
 from evalyaml.core.model import Definition, FileAnalysis
-from evalyaml.formats.apastra import rules
+from evalyaml.formats.apastra import crosscases, rules
 from evalyaml.formats.apastra.context import Context, string_at
 from evalyaml.formats.apastra.kinds import CASES, DATASET
 from evalyaml.formats.apastra.validate import validate
@@ -76,21 +76,12 @@ def analyze_rows_of(text: str, path: str | None, kind: FormatKind, sink: Finding
 def _cross_cases(rows: list[LineResult[RowFacts]], result: FileAnalysis, path: str | None,
                  sink: FindingSink) -> None:
     """`rules.check_cases` over the rows' facts."""
-    first: dict[str, Span] = {}
     inputs: dict[str, list[str]] = {}
     for row in rows:
-        if row.facts is None:
-            continue
-        name, span, row_inputs = row.facts
-        if row_inputs is not None:
-            inputs[name] = row_inputs
-        other = first.get(name)
-        if other is not None:
-            sink.add("EY811", f"case_id '{name}' is also on line {other.start.line + 1}: each "
-                     "case of a dataset needs its own id", span,
-                     related=(Related(None, other, "first used here"),))
-        else:
-            first[name] = span
+        if row.facts is not None and row.facts[2] is not None:
+            inputs[row.facts[0]] = row.facts[2]
+    crosscases.duplicate_ids((None if row.facts is None else row.facts[:2] for row in rows),
+                             sink, "dataset")
     result.facts["inputs"] = inputs
     alias = rules.file_name(path or "", DATASET)
     if alias:

@@ -47,9 +47,16 @@ class Reporter:
         self.located: set[int] = set()  # start offsets of values a finding is on
         self.covered: set[tuple[str, str]] = set()
         self.root_name = "the document"
+        # Where the validated value sits in the document (`("cases", 3)` for a quick eval's
+        # case checked on its own): messages and near misses name the document's path.
+        self.prefix: tuple[str | int, ...] = ()
 
     def _where(self, path: tuple[str | int, ...]) -> str:
-        return path_text(path) if path else self.root_name
+        full = self.prefix + path
+        return path_text(full) if full else self.root_name
+
+    def _named(self, path: tuple[str | int, ...]) -> str:
+        return path_text(self.prefix + path)
 
     def run(self, validator: Validator, value: PyValue, root: Node,
             covered: set[tuple[str, str]] | None = None) -> None:
@@ -68,7 +75,7 @@ class Reporter:
                 continue
             self._report(error, root, path)
         for path, all_names in missing.items():
-            names = [n for n in all_names if (path_text(path), n) not in self.covered]
+            names = [n for n in all_names if (self._named(path), n) not in self.covered]
             if not names:
                 continue
             located = locate(root, path)
@@ -100,7 +107,7 @@ class Reporter:
                 self._report(deepest, root, tuple(deepest.absolute_path))
                 return
             wanted = {_quoted_name(e.message) for e in error.context if e.validator == "required"}
-            if any((path_text(path), name) in self.covered for name in wanted):
+            if any((self._named(path), name) in self.covered for name in wanted):
                 return  # a misspelt key the branches require: said once, on the key
             branches = error.validator_value if isinstance(error.validator_value, list) else []
             keys = list(dict.fromkeys(k for b in branches for k in _consts(b)))
@@ -187,7 +194,7 @@ class Reporter:
             choice = best(name, [k for k in known if k not in instance]) or _word_of(
                 name, [k for k in schema.get("required", ()) if k not in instance])
             if choice:
-                self.covered.add((path_text(path), choice))
+                self.covered.add((self._named(path), choice))
                 self.sink.add(
                     "EY800", f"{where} does not allow '{name}'; did you mean '{choice}'? "
                     f"({self.title})", key_span,

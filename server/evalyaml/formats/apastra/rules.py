@@ -11,11 +11,10 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
-from evalyaml.core.findings import Fix, FixSafety, Related, TextEdit
+from evalyaml.core.findings import Fix, FixSafety, TextEdit
 from evalyaml.core.kinds import FormatKind
 from evalyaml.core.model import Definition, FileAnalysis, FileRef, Reference
-from evalyaml.core.suggest import best
-from evalyaml.formats.apastra import digests, pins, templates
+from evalyaml.formats.apastra import crosscases, digests, pins, templates
 from evalyaml.formats.apastra.context import Context, string_at
 from evalyaml.formats.apastra.kinds import (
     BASELINE,
@@ -359,6 +358,13 @@ def check_templates(ctx: Context, root: Node | None, kind: FormatKind,
         _quick_eval_inputs(ctx, root, found, blanked)
 
 
+def template_placeholders(root: Mapping, kind: FormatKind
+                          ) -> list[tuple[templates.Placeholder, Scalar]]:
+    """Every placeholder of the file's template strings, and its string, in order."""
+    return [(placeholder, node) for node in _template_strings(root, kind)
+            for placeholder in templates.placeholders(node.text)]
+
+
 def _template_strings(root: Mapping, kind: FormatKind) -> list[Scalar]:
     key = "template" if kind is PROMPT else ("prompt" if kind is QUICK_EVAL else None)
     if key is None:
@@ -383,34 +389,12 @@ def _quick_eval_inputs(ctx: Context, root: Mapping,
     cases = root.get("cases")
     if not isinstance(cases, Sequence):
         return
-    for placeholder, node in found:
-        if placeholder.spaced:
-            continue
-        missing: list[tuple[str, Node]] = []
-        for case in cases.items:
-            if not isinstance(case, Mapping):
-                continue
-            if blanked and _lost_a_line(ctx, cases, case, blanked):
-                continue
-            inputs = case.get("inputs")
-            if isinstance(inputs, Mapping) and inputs.get(placeholder.name) is None and not any(
-                    isinstance(k, Scalar) and k.text == placeholder.name for k, _ in inputs.pairs):
-                case_id = string_at(case, "case_id")
-                missing.append((case_id[0] if case_id else "?", inputs))
-        if missing:
-            literal = "{{" + placeholder.name + "}}"
-            nth = node.text[:placeholder.start].count(literal)
-            span = ctx.inner(node, placeholder.start, placeholder.end, literal, nth)
-            names = ", ".join(f"'{c}'" for c, _ in missing[:5])
-            given = {k.text for _, inputs in missing for k, _ in
-                     (inputs.pairs if isinstance(inputs, Mapping) else ())
-                     if isinstance(k, Scalar)}
-            near = best(placeholder.name, given - {p.name for p, _ in found})
-            hint = f"; did you mean '{{{{{near}}}}}'?" if near else ""
-            ctx.sink.add("EY809", f"no input '{placeholder.name}' in case {names}: "
-                         f"Apastra leaves '{literal}' in the prompt as written{hint}", span,
-                         related=tuple(Related(None, ctx.first_line(n), "this case's inputs")
-                                       for _, n in missing[:5]))
+    placeholders = crosscases.placeholder_spans(ctx, found)
+    names = {name for name, _ in placeholders}
+    asked = [crosscases.case_inputs(ctx, case, names) for case in cases.items
+             if not (blanked and _lost_a_line(ctx, cases, case, blanked))]
+    crosscases.missing_inputs(ctx.sink, placeholders, frozenset(p.name for p, _ in found),
+                              asked)
 
 
 def _lost_a_line(ctx: Context, cases: Sequence, case: Node, blanked: frozenset[int]) -> bool:
@@ -426,8 +410,9 @@ def _lost_a_line(ctx: Context, cases: Sequence, case: Node, blanked: frozenset[i
 def check_cases(ctx_rows: list[tuple[Context, Node]], result: FileAnalysis,
                 path: str | None, *, where: str = "dataset") -> None:
     """A dataset's JSONL: duplicate case ids across lines; each case's input keys as facts."""
-    first: dict[str, tuple[Context, Scalar]] = {}
     inputs: dict[str, list[str]] = {}
+    ids: list[tuple[str, Span] | None] = []
+    sink = ctx_rows[0][0].sink if ctx_rows else None
     for ctx, row in ctx_rows:
         found = string_at(row, "case_id")
         if found is None:
@@ -436,14 +421,9 @@ def check_cases(ctx_rows: list[tuple[Context, Node]], result: FileAnalysis,
         row_inputs = row.get("inputs") if isinstance(row, Mapping) else None
         if isinstance(row_inputs, Mapping):
             inputs[name] = [k.text for k, _ in row_inputs.pairs if isinstance(k, Scalar)]
-        if name in first:
-            other_ctx, other = first[name]
-            line = other_ctx.span(other).start.line + 1
-            ctx.sink.add("EY811", f"case_id '{name}' is also on line {line}: each case of a "
-                         f"{where} needs its own id", ctx.span(node),
-                         related=(Related(None, other_ctx.span(other), "first used here"),))
-        else:
-            first[name] = (ctx, node)
+        ids.append((name, ctx.span(node)))
+    if sink is not None:
+        crosscases.duplicate_ids(ids, sink, where)
     result.facts["inputs"] = inputs
     alias = file_name(path or "", DATASET)
     if alias:

@@ -77,6 +77,17 @@ def validator(name: str) -> Validator:
     return made
 
 
+@cache
+def item_validator(name: str, key: str) -> Validator:
+    """The validator of one item of the root key `key`'s list in schema `name` (its
+    `properties.<key>.items`), of the document's class, resolving through the same registry."""
+    from jsonschema import Draft7Validator, Draft202012Validator
+
+    cls: Any = Draft7Validator if is_draft7(name) else Draft202012Validator
+    made: Validator = cls(schema(name)["properties"][key]["items"], registry=registry())
+    return made
+
+
 def description(node: dict[str, Any]) -> str:
     text = node.get("description")
     return text if isinstance(text, str) else ""

@@ -90,8 +90,9 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
             if isinstance(row.root, Mapping):
                 check_test(Context(parsed, sink, row.start_offset, external=True), row.root,
                            facts, index)
-    elif kind is CONFIG and not whole and not lower.endswith(".json") and \
-            (by_test := _config_by_test(text, options, cache)) is not None:
+    elif kind is CONFIG and not whole and \
+            (by_test := _config_by_test(text, lower.endswith(".json"), options, cache)) \
+            is not None:
         findings, facts, cases = by_test
         _record(result, facts, path, kind, options, cases=cases)
         result.findings = list(dict.fromkeys(findings))
@@ -118,9 +119,18 @@ def _tests_json(text: str, sink: FindingSink, facts: ConfigFacts, cache: CaseCac
     return tests_json(text, sink, facts, cache)
 
 
-def _config_by_test(text: str, options: Options, cache: CaseCache | None
+def _config_by_test(text: str, is_json: bool, options: Options, cache: CaseCache | None
                     ) -> tuple[list[Finding], ConfigFacts, list[CaseSummary]] | None:
-    """A YAML config test by test (`bytest`), its state kept in the document's cache."""
+    """A config test by test (`bytest`; JSON: `jsonconfig`), its state kept in the document's
+    cache. A JSON config without a cache (the command line) is read whole: one parse and one
+    pass cost less than the parse, the cut and each test placed."""
+    if is_json and cache is None:
+        return None
+    if is_json:
+        from evalyaml.formats.promptfoo.jsonconfig import STATE as JSON_STATE
+        from evalyaml.formats.promptfoo.jsonconfig import analyze_json_config_by_test
+        state = cache.format_state(JSON_STATE, ItemState) if cache is not None else None
+        return analyze_json_config_by_test(text, options, state)
     state = cache.format_state(STATE, ItemState) if cache is not None else None
     return analyze_config_by_test(text, options, state)
 

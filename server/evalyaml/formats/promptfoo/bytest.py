@@ -14,12 +14,18 @@ way. A file that does not split, a test that does not parse as written, or a con
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from evalyaml.core.findings import Finding, FindingSink
-from evalyaml.core.items import Item, ItemState, analyze_items, shift_span
+from evalyaml.core.items import (
+    BLOCK_LINES,
+    Item,
+    ItemState,
+    Splitter,
+    analyze_items,
+    shift_span,
+)
 from evalyaml.core.joined import Joined
 from evalyaml.core.model import CaseSummary
 from evalyaml.core.options import Options
@@ -68,10 +74,19 @@ class TestRules:
     external = False  # paths read from a tests file, not the config
     uses_index = True  # "test 3" in messages about a test with no description
 
+    def parse(self, text: str, sink: FindingSink) -> ParsedText | None:
+        """The skeleton read as written (None: the caller reads the file whole)."""
+        parsed = parse_text(text, sink)
+        return parsed if parsed.ok and len(parsed.documents) == 1 else None
+
+    def lone(self, text: str, index: int, sink: FindingSink) -> tuple[ParsedText, Node] | None:
+        """One item's text read as written, and the item."""
+        return parse_lone_item(text, sink)
+
     def root(self, text: str, options: Options) -> tuple[tuple[Finding, ...], RootFacts] | None:
         sink = FindingSink(strict=options.strict)
-        parsed = parse_text(text, sink)
-        if not parsed.ok or len(parsed.documents) != 1:
+        parsed = self.parse(text, sink)
+        if parsed is None:
             return None
         root = parsed.documents[0]
         if not isinstance(root, Mapping):
@@ -89,7 +104,7 @@ class TestRules:
     def item(self, text: str, index: int, root: RootFacts, options: Options
              ) -> Item[TestItem] | None:
         sink = FindingSink(strict=options.strict)
-        lone = parse_lone_item(text, sink)
+        lone = self.lone(text, index, sink)
         if lone is None:
             return None
         parsed, item = lone
@@ -162,14 +177,19 @@ def analyze_tests_file_by_test(text: str, options: Options, state: ItemState | N
     done = analyze_items(text, TestsFileRules(), options, state)
     if done is None:
         return None
+    findings, refs, tests, cases, summaries = _joined(state).update(done.items)
+    facts = ConfigFacts(refs=refs, tests=tests, cases=cases)  # type: ignore[arg-type]
+    return findings, facts, summaries  # type: ignore[return-value]
+
+
+def _joined(state: ItemState | None) -> Joined[Item[TestItem]]:
+    """The items' findings and facts end to end, kept in `state` across edits."""
     joined = state.extra.get(TESTS_STATE) if state is not None else None
     if not isinstance(joined, Joined):
         joined = Joined(_fields, 5)
         if state is not None:
             state.extra[TESTS_STATE] = joined
-    findings, refs, tests, cases, summaries = joined.update(done.items)
-    facts = ConfigFacts(refs=refs, tests=tests, cases=cases)  # type: ignore[arg-type]
-    return findings, facts, summaries  # type: ignore[return-value]
+    return joined
 
 
 def _fields(item: Item[TestItem]) -> tuple[Sequence[object], ...]:
@@ -178,28 +198,27 @@ def _fields(item: Item[TestItem]) -> tuple[Sequence[object], ...]:
             test.cases)
 
 
-def analyze_config_by_test(text: str, options: Options, state: ItemState | None
+def analyze_config_by_test(text: str, options: Options, state: ItemState | None,
+                           rules: TestRules | None = None, splitter: Splitter = BLOCK_LINES
                            ) -> tuple[list[Finding], ConfigFacts, list[CaseSummary]] | None:
-    """The config's findings, facts and cases, as the whole-file check gives them."""
+    """The config's findings, facts and cases, as the whole-file check gives them (a JSON
+    config: `jsonconfig`'s rules and splitter)."""
     if "$ref" in text:
         return None
-    done = analyze_items(text, TestRules(), options, state)
+    done = analyze_items(text, rules or TestRules(), options, state, splitter)
     if done is None:
         return None
     root = done.root.facts
-    items = [item.facts for item in done.items]
+    found, refs, tests, cases, summaries = _joined(state).update(done.items)
     refs_at, tests_at = root.tests_at
-    facts = replace(
-        root,
-        refs=[*root.refs[:refs_at], *itertools.chain.from_iterable(i.refs for i in items),
-              *root.refs[refs_at:]],
-        tests=[*root.tests[:tests_at], *itertools.chain.from_iterable(i.tests for i in items),
-               *root.tests[tests_at:]])
-    cases = list(itertools.chain.from_iterable(i.cases for i in items))
-    findings: list[Finding] = list(done.root_findings)
-    findings.extend(itertools.chain.from_iterable(item.findings for item in done.items))
+    facts = replace(root, refs=[*root.refs[:refs_at], *refs,  # type: ignore[list-item]
+                                *root.refs[refs_at:]],
+                    tests=[*root.tests[:tests_at], *tests,  # type: ignore[list-item]
+                           *root.tests[tests_at:]],
+                    cases=[*cases, *root.cases])  # type: ignore[list-item]
+    findings: list[Finding] = [*done.root_findings, *found]  # type: ignore[list-item]
     sink = FindingSink(strict=options.strict)
     ctx = Context(ParsedText("", LineIndex(""), [], ok=True), sink)  # for its `add` only
     no_assertion(ctx, done.root.tests_key, facts)
     findings.extend(sink.findings)
-    return findings, facts, cases
+    return findings, facts, summaries  # type: ignore[return-value]
