@@ -273,6 +273,8 @@ def _fileno(stream: BinaryIO) -> int | None:
 
 PIPE_BYTES = 1 << 20
 """The pipe buffer asked for while peeking: a large `didOpen` then takes a few reads."""
+READING_INTERVAL = 0.0005
+"""The interpreter's switch interval while a large message is read (see `_peek_while`)."""
 
 
 class Peek(Protocol):
@@ -292,17 +294,23 @@ def _peek_while(thread: threading.Thread, frames: FrameReader, peek: Peek) -> No
     The import holds the GIL but for the interpreter's switch interval (5 ms), and this thread
     needs it after every read: with the 64 KB a pipe holds by default, a 6 MB `didOpen` would
     take a second to read. So the pipe is asked to hold more (Linux; refused quietly elsewhere
-    or above the system's limit) and the switch interval is shortened while peeking."""
+    or above the system's limit), and the switch interval is shortened while a large message
+    is read (only then: a short interval slows the import down)."""
     with contextlib.suppress(ImportError, OSError, AttributeError):
         import fcntl
 
         fcntl.fcntl(frames.fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
     interval = sys.getswitchinterval()
-    sys.setswitchinterval(0.0005)
-    frames.coming = peek.coming
+
+    def coming(length: int) -> None:
+        sys.setswitchinterval(READING_INTERVAL)
+        peek.coming(length)
+
+    frames.coming = coming
     try:
         while thread.is_alive() and not frames.ended:
             message = frames.next(0.02, thread.is_alive)
+            sys.setswitchinterval(interval)
             if message is not None:
                 with contextlib.suppress(Exception):
                     peek.message(message)
