@@ -69,14 +69,31 @@ def _map_in_processes(texts: list[str], options: Options) -> list[CaseResult | N
     return results
 
 
-def _analyse_in_worker(texts: list[str], options: Options) -> list[CaseResult | None]:
+Shipped = bytes | list["CaseResult | None"]
+"""A share's results as the worker sends them: `core.wire` bytes, or the objects (pickled)."""
+
+
+def _analyse_in_worker(texts: list[str], options: Options) -> Shipped:
+    """A share's results, encoded for the trip back (`core.wire`: a third of the worker's
+    time went to pickling them)."""
+    from evalyaml.core.wire import encode
+
     collecting = gc.isenabled()
     gc.disable()  # the job only builds results: the collector would rescan them for nothing
     try:
-        return analyze_case_texts(texts, options)
+        results = analyze_case_texts(texts, options)
+        return encode(results) or results
     finally:
         if collecting:
             gc.enable()
+
+
+def _received(shipped: Shipped) -> list[CaseResult | None]:
+    if isinstance(shipped, bytes):
+        from evalyaml.core.wire import decode
+
+        return decode(shipped)
+    return shipped
 
 
 PARENT_POLL = 1.0
@@ -189,8 +206,7 @@ class CasePool:
         prefetched.cancel()
 
     def _take_prefetched(self, texts: list[str], options: Options
-                         ) -> tuple[list[list[str]], dict[int, Future[list[CaseResult | None]]]
-                                    ] | None:
+                         ) -> tuple[list[list[str]], dict[int, Future[Shipped]]] | None:
         with self._lock:
             prefetched, self._prefetched = self._prefetched, None
         if prefetched is None:
@@ -230,7 +246,7 @@ class CasePool:
         failed = False
         for index in range(here, len(shares)):
             try:
-                done[index] = sent[index].result(timeout=WORKER_TIMEOUT)
+                done[index] = _received(sent[index].result(timeout=WORKER_TIMEOUT))
             except Exception:  # a dead or stuck worker: do its share here, and stop using it
                 if not failed:
                     _logger().warning("case worker failed; analysing in the server from now on",
@@ -246,7 +262,7 @@ class CasePool:
 
     @staticmethod
     def _send_from_the_end(pool: ProcessPoolExecutor, shares: list[list[str]],
-                           options: Options) -> dict[int, Future[list[CaseResult | None]]]:
+                           options: Options) -> dict[int, Future[Shipped]]:
         """Queue every share but the first for the worker, last share first: the worker works
         from the end of the document towards this thread, which works from the start and
         takes back (cancels) each share the worker has not reached. Both finish together,
@@ -285,7 +301,7 @@ class _Prefetch:
     texts: list[str]
     key: str
     shares: list[list[str]]
-    sent: dict[int, Future[list[CaseResult | None]]]
+    sent: dict[int, Future[Shipped]]
     owner: str  # the document they were sent for (`drop_prefetched`)
 
     def cancel(self) -> None:
