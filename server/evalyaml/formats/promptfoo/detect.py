@@ -24,9 +24,12 @@ _ROOT_SCHEMA = re.compile(r"""(?:^|[{,])[ \t]*["']?\$schema["']?[ \t]*:[ \t]*["'
 
 def claim(text: str, path: str | None) -> Claim | None:
     head = text[:8192]
-    if _MODELINE.search(head):
+    # Both regexes need the schema's address: a literal look-up first spares every other YAML
+    # file two multiline searches of its head on every keystroke.
+    named = "promptfoo.dev/config-schema.json" in head
+    if named and _MODELINE.search(head):
         return Claim(CONFIG, Tier.DIRECTIVE, "its modeline names promptfoo's config schema")
-    if _ROOT_SCHEMA.search(head):
+    if named and _ROOT_SCHEMA.search(head):
         return Claim(CONFIG, Tier.DIRECTIVE, "its $schema names promptfoo's config schema")
     if path is not None and PurePath(path).name in DEFAULT_NAMES:
         return Claim(CONFIG, Tier.PATH, "promptfoo loads promptfooconfig.* by default")
