@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import operator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -159,8 +160,9 @@ class _Sums:
     @staticmethod
     def after(last: object, items: list[Item[TestFacts]]) -> _Sums:
         if isinstance(last, _Sums) and len(last.items) == len(items):
-            changed = [i for i, (a, b) in enumerate(zip(last.items, items, strict=True))
-                       if a is not b]
+            # by identity, at C speed: 10,000 tests on every keystroke
+            changed = list(itertools.compress(itertools.count(),
+                                              map(operator.is_not, last.items, items)))
             if len(changed) == 1:
                 return last.spliced(changed[0], items)
             if not changed:
