@@ -96,6 +96,9 @@ def _received(shipped: Shipped) -> list[CaseResult | None]:
     return shipped
 
 
+PREFETCHED = 4
+"""Documents whose cases may wait, sent ahead, for their analysis (tabs restored at start)."""
+
 PARENT_POLL = 1.0
 """Seconds between a worker's looks at whether the server that spawned it is still there."""
 
@@ -144,7 +147,7 @@ class CasePool:
         self._pool: ProcessPoolExecutor | None = None
         self._warm: Future[None] | None = None
         self._broken = False
-        self._prefetched: _Prefetch | None = None
+        self._prefetched: list[_Prefetch] = []  # oldest first, at most `PREFETCHED`
 
     def start(self) -> None:
         """Start the worker in the background (any thread; later calls do nothing)."""
@@ -171,11 +174,12 @@ class CasePool:
     def prefetch(self, texts: list[str], options: Options, owner: str = "") -> None:
         """Start the worker on a document's cases before anyone asks for them: the language
         server does this for a large document the editor opens while the server itself is
-        still being imported (`lsp.early`). The next `map` of the same texts, for options the
-        cases read the same, takes over whatever the worker has done or started by then; any
-        other `map` drops it, and so does `drop_prefetched(owner)` (the document, `owner`, was
-        analysed without it). A guess: when it is wrong, the worker did some work for nothing,
-        and no result ever comes from it."""
+        still being imported (`lsp.early`). A `map` of the same texts, for options the cases
+        read the same, takes over whatever the worker has done or started by then; a map of
+        the same texts read otherwise drops it, and so does `drop_prefetched(owner)` (the
+        document, `owner`, was analysed without it). Other maps leave it be: the indexer or a
+        small tab may come first. A guess: when it is wrong, the worker did some work for
+        nothing, and no result ever comes from it."""
         if len(texts) < PARALLEL_FROM:
             return
         self.start()
@@ -189,44 +193,49 @@ class CasePool:
             self._give_up()
             return
         with self._lock:
-            dropped, self._prefetched = self._prefetched, _Prefetch(
-                texts, _items_key(options), shares, sent, owner)
-        if dropped is not None:
-            dropped.cancel()
+            self._prefetched.append(_Prefetch(texts, _items_key(options), shares, sent, owner))
+            dropped = self._prefetched[:-PREFETCHED]
+            del self._prefetched[:-PREFETCHED]
+        for old in dropped:
+            old.cancel()
 
     def drop_prefetched(self, owner: str) -> None:
         """Forget cases sent ahead for `owner` that its analysis did not take (its text turned
         out not to be a dataset read with these options): their texts and results are not kept
         for the rest of the session."""
         with self._lock:
-            prefetched = self._prefetched
-            if prefetched is None or prefetched.owner != owner:
-                return
-            self._prefetched = None
-        prefetched.cancel()
+            dropped = [p for p in self._prefetched if p.owner == owner]
+            self._prefetched = [p for p in self._prefetched if p.owner != owner]
+        for old in dropped:
+            old.cancel()
 
-    def _take_prefetched(self, texts: list[str], options: Options
-                         ) -> tuple[list[list[str]], dict[int, Future[Shipped]]] | None:
+    def _take_prefetched(self, texts: list[str], options: Options) -> _Prefetch | None:
+        """What was sent ahead for these very texts, taken out; None when nothing was, or it
+        was read with other options (then it is dropped: these texts are being analysed)."""
         with self._lock:
-            prefetched, self._prefetched = self._prefetched, None
-        if prefetched is None:
+            found = next((p for p in self._prefetched if p.texts == texts), None)
+            if found is None:
+                return None
+            self._prefetched.remove(found)
+        if found.key != _items_key(options):
+            found.cancel()
             return None
-        if prefetched.key != _items_key(options) or prefetched.texts != texts:
-            prefetched.cancel()
-            return None
-        return prefetched.shares, prefetched.sent
+        return found
 
     def map(self, texts: list[str], options: Options) -> list[CaseResult | None]:
         """A `CaseMapper`: the tail of a large list goes to the worker when it is warm."""
         pool, warm = self._pool, self._warm
-        taken = self._take_prefetched(texts, options) if self._prefetched is not None else None
+        taken = self._take_prefetched(texts, options) \
+            if self._prefetched and len(texts) >= PARALLEL_FROM else None
         if pool is None or warm is None or len(texts) < PARALLEL_FROM or \
                 (warm.done() and warm.exception() is not None):
+            if taken is not None:
+                taken.cancel()
             return analyze_case_texts(texts, options)
         # A worker still starting is not waited for: this thread starts at once, and takes
         # back every share the worker has not reached by the time it gets there.
         if taken is not None:
-            shares, sent = taken
+            shares, sent = taken.shares, taken.sent
         else:
             shares = _shares(texts)
             try:

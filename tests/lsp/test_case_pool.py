@@ -80,8 +80,11 @@ def test_cases_sent_ahead_are_taken_over_by_the_analysis_that_asks_for_them() ->
     try:
         texts = case_texts(PARALLEL_FROM * 2 + 3)
         early.prefetch(texts, Options())  # the bootstrap's guess: default options
+        small = case_texts(3)  # a small dataset analysed first (the indexer, a small tab)
+        assert early.map(small, OPTIONS) == analyze_case_texts(small, OPTIONS)
+        assert early._prefetched  # left for the document it was sent for
         assert early.map(texts, OPTIONS) == analyze_case_texts(texts, OPTIONS)
-        assert early._prefetched is None  # taken, not left for a later analysis
+        assert not early._prefetched  # taken, not left for a later analysis
     finally:
         early.shutdown()
 
@@ -98,10 +101,12 @@ def test_cases_sent_ahead_for_a_wrong_guess_are_dropped(other: str) -> None:
             expected = analyze_case_texts(texts, strict)
             assert expected != analyze_case_texts(texts, OPTIONS)  # strict reads differently
             assert early.map(texts, strict) == expected
+            assert not early._prefetched  # the same texts read otherwise: dropped
         else:
             changed = [*texts[:-1], "  - id: last\n    input: changed\n"]
             assert early.map(changed, OPTIONS) == analyze_case_texts(changed, OPTIONS)
-        assert early._prefetched is None
+            assert early._prefetched  # another text's: left for its own analysis
+            early.drop_prefetched("")
     finally:
         early.shutdown()
 
@@ -160,9 +165,9 @@ def test_cases_sent_ahead_for_a_document_analysed_without_them_are_forgotten() -
         texts = case_texts(PARALLEL_FROM + 5)
         early.prefetch(texts, Options(), owner="file:///w/big.yaml")
         early.drop_prefetched("file:///w/other.yaml")
-        assert early._prefetched is not None
+        assert early._prefetched
         early.drop_prefetched("file:///w/big.yaml")
-        assert early._prefetched is None
+        assert not early._prefetched
         assert early.map(texts, OPTIONS) == analyze_case_texts(texts, OPTIONS)
     finally:
         early.shutdown()

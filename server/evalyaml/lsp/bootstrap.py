@@ -120,7 +120,8 @@ class Prefixed(io.RawIOBase):
 
     def __init__(self, prefix: bytes, stream: BinaryIO) -> None:
         super().__init__()
-        self._prefix = prefix
+        self._prefix = memoryview(prefix)  # read through, never copied whole again
+        self._at = 0
         self._stream = stream
 
     def readable(self) -> bool:
@@ -128,10 +129,10 @@ class Prefixed(io.RawIOBase):
 
     def readinto(self, buffer: Any) -> int:
         view = memoryview(buffer).cast("B")
-        if self._prefix:
-            count = min(len(view), len(self._prefix))
-            view[:count] = self._prefix[:count]
-            self._prefix = self._prefix[count:]
+        if self._at < len(self._prefix):
+            count = min(len(view), len(self._prefix) - self._at)
+            view[:count] = self._prefix[self._at : self._at + count]
+            self._at += count
             return count
         read1 = getattr(self._stream, "read1", self._stream.read)
         data = read1(len(view))
@@ -275,6 +276,8 @@ PIPE_BYTES = 1 << 20
 """The pipe buffer asked for while peeking: a large `didOpen` then takes a few reads."""
 READING_INTERVAL = 0.0005
 """The interpreter's switch interval while a large message is read (see `_peek_while`)."""
+LARGE_MESSAGE = 256 * 1024
+"""Bytes: a message this large takes several reads (and as many waits for the GIL)."""
 
 
 class Peek(Protocol):
@@ -299,11 +302,13 @@ def _peek_while(thread: threading.Thread, frames: FrameReader, peek: Peek) -> No
     with contextlib.suppress(ImportError, OSError, AttributeError):
         import fcntl
 
-        fcntl.fcntl(frames.fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+        if fcntl.fcntl(frames.fd, fcntl.F_GETPIPE_SZ) < PIPE_BYTES:  # grown, never shrunk
+            fcntl.fcntl(frames.fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
     interval = sys.getswitchinterval()
 
     def coming(length: int) -> None:
-        sys.setswitchinterval(READING_INTERVAL)
+        if length >= LARGE_MESSAGE:
+            sys.setswitchinterval(READING_INTERVAL)
         peek.coming(length)
 
     frames.coming = coming

@@ -17,7 +17,9 @@ the worker some work and nothing else.
 
 Threads: `coming` and `message` run in the main thread while the import thread imports the
 server. So that the two never import the same modules at once, they do nothing until `prepare`,
-which the import thread runs first, has imported everything they use.
+which the import thread runs first, has imported what they use: evalyaml's modules and
+multiprocessing's front. Starting the worker still imports a few of multiprocessing's own
+modules here, which pygls and lsprotocol never import.
 """
 
 from __future__ import annotations

@@ -94,8 +94,9 @@ def _silent_root(kind: Kind, pointer: str) -> tuple[str, ...] | None:
     `properties`); None for any other schema."""
     root = subschema(kind, pointer) if pointer else schema(kind)
     if not set(root) <= _ROOT_SILENT or root.get("type", "object") != "object" or \
-            root.get("additionalProperties", True) is not True:
-        return None
+            root.get("additionalProperties", True) is not True or \
+            not all(isinstance(sub, dict) for sub in root.get("properties", {}).values()):
+        return None  # (a `false` property fails with the object's own path: jsonschema's own)
     required = root.get("required", [])
     return tuple(required) if all(isinstance(name, str) for name in required) else None
 
