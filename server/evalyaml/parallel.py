@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from evalyaml.core.options import Options
 from evalyaml.formats import ANALYZE_ITEMS as analyze_case_texts
+from evalyaml.formats import ITEMS_KEY as items_key
 from evalyaml.syntax.record import record
 
 if TYPE_CHECKING:
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
     from evalyaml.core.incremental import CaseMapper, CaseResult
+    from evalyaml.core.kinds import Kind
 
 PARALLEL_FROM = 2_000
 """Below this many cases a second process costs more than it saves."""
@@ -69,8 +71,8 @@ def _map_in_processes(texts: list[str], options: Options) -> list[CaseResult | N
     return results
 
 
-Shipped = bytes | list["CaseResult | None"]
-"""A share's results as the worker sends them: `core.wire` bytes, or the objects (pickled)."""
+Shipped = tuple[bytes, list["Kind"]] | list["CaseResult | None"]
+"""A share's results as the worker sends them: `core.wire`'s encoding, or the objects."""
 
 
 def _analyse_in_worker(texts: list[str], options: Options) -> Shipped:
@@ -89,7 +91,7 @@ def _analyse_in_worker(texts: list[str], options: Options) -> Shipped:
 
 
 def _received(shipped: Shipped) -> list[CaseResult | None]:
-    if isinstance(shipped, bytes):
+    if isinstance(shipped, tuple):
         from evalyaml.core.wire import decode
 
         return decode(shipped)
@@ -297,10 +299,8 @@ def _shares(texts: list[str]) -> list[list[str]]:
 
 
 def _items_key(options: Options) -> str:
-    """What the cases' findings read of the options (`contract.dataset.case_options_key`)."""
-    from evalyaml.formats.contract.dataset import case_options_key
-
-    return case_options_key(options)
+    """What the cases' findings read of the options (`formats.ITEMS_KEY`)."""
+    return items_key(options)
 
 
 @record

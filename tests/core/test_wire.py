@@ -1,5 +1,6 @@
 """Case results sent back by the case worker as `core.wire` tuples come back equal, data and
-all; what the encoding cannot carry makes it decline, never change a result."""
+all, whatever kind their references name; what the encoding cannot carry makes it decline,
+never change a result."""
 
 from __future__ import annotations
 
@@ -64,12 +65,17 @@ def test_case_results_come_back_equal() -> None:
         _same(results, decode(shipped))
 
 
-def test_what_the_encoding_cannot_carry_is_declined() -> None:
+def test_any_format_s_kind_travels_and_odd_data_is_declined() -> None:
     result = analyze_case_texts([CASES[0]], Options())[0]
     assert result is not None and result.reference is not None
-    foreign = replace(result, reference=replace(result.reference,
-                                                target=FormatKind("other", "Other file")))
-    assert encode([foreign]) is None
+    other = FormatKind("other", "Other file")
+    foreign = replace(result, reference=replace(result.reference, target=other))
+    shipped = encode([foreign, result, foreign])
+    assert shipped is not None and shipped[1] == [other, result.reference.target]
+    back = decode(shipped)
+    assert back == [foreign, result, foreign]
+    assert back[0] is not None and back[0].reference is not None
+    assert back[0].reference.target is other
     finding = result.findings[0] if result.findings else None
     if finding is not None:
         odd = replace(result, findings=(replace(finding, data={"n": 1}),))  # type: ignore[dict-item]

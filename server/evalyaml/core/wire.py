@@ -4,8 +4,9 @@ Pickling a share of 250 findings-heavy cases cost the worker 12 ms against 40 to
 (a third of its time): every `Position` pickles through a Python-level `__getnewargs__`, every
 finding, summary and reference through a `__reduce__`. Here a result becomes nested tuples of
 strings and numbers in one pass, and `marshal` writes those at C speed; the server builds the
-objects again on its side (`decode`), which costs what unpickling them did. Whatever does not
-fit (a reference to another format's kind, finding data that is not plain) sends the whole
+objects again on its side (`decode`), which costs what unpickling them did. The kinds that
+references name travel beside the bytes, in a short list pickled as they are (a core module
+names no format's kind). Whatever does not fit (finding data that is not plain) sends the whole
 share pickled instead (`encode` returns None): never a wrong result, at worst the old cost.
 
 `tests/core/test_wire.py` holds `decode(encode(x)) == x` for every case result of the fixtures.
@@ -19,14 +20,13 @@ from typing import Any
 from evalyaml.core.codes import Severity
 from evalyaml.core.findings import Finding, Fix, FixSafety, Related, TextEdit
 from evalyaml.core.incremental import CaseResult
-from evalyaml.core.kinds import FileKind
+from evalyaml.core.kinds import Kind
 from evalyaml.core.model import CaseSummary, Pin, Reference
 from evalyaml.syntax.text import Position, Span
 
 _new = tuple.__new__
 _SEVERITIES = {int(severity): severity for severity in Severity}
 _SAFETIES = {safety.value: safety for safety in FixSafety}
-_KINDS = {kind.value: kind for kind in FileKind}
 
 Flat = Any  # nested tuples of str, int, bool and None
 
@@ -35,16 +35,22 @@ class _Unfit(Exception):
     """A value this encoding does not carry: the share goes pickled."""
 
 
-def encode(results: list[CaseResult | None]) -> bytes | None:
-    """`results` as marshal bytes; None when something in them does not fit."""
+Encoded = tuple[bytes, list[Kind]]
+"""The results as marshal bytes, and the kinds their references name (by index)."""
+
+
+def encode(results: list[CaseResult | None]) -> Encoded | None:
+    """`results` for the trip; None when something in them does not fit."""
+    kinds: list[Kind] = []
     try:
-        return marshal.dumps([None if r is None else _case(r) for r in results])
+        return marshal.dumps([None if r is None else _case(r, kinds) for r in results]), kinds
     except (_Unfit, ValueError):  # ValueError: marshal met an object it cannot write
         return None
 
 
-def decode(data: bytes) -> list[CaseResult | None]:
-    return [None if flat is None else _case_of(flat) for flat in marshal.loads(data)]
+def decode(encoded: Encoded) -> list[CaseResult | None]:
+    data, kinds = encoded
+    return [None if flat is None else _case_of(flat, kinds) for flat in marshal.loads(data)]
 
 
 def _span(span: Span | None) -> Flat:
@@ -64,15 +70,15 @@ def _maybe_span_of(flat: Flat) -> Span | None:
     return None if flat is None else _span_of(flat)
 
 
-def _case(result: CaseResult) -> Flat:
+def _case(result: CaseResult, kinds: list[Kind]) -> Flat:
     return (tuple(_finding(f) for f in result.findings), _summary(result.summary),
-            _reference(result.reference), result.id_node_text, _span(result.id_span))
+            _reference(result.reference, kinds), result.id_node_text, _span(result.id_span))
 
 
-def _case_of(flat: Flat) -> CaseResult:
+def _case_of(flat: Flat, kinds: list[Kind]) -> CaseResult:
     findings, summary, reference, id_text, id_span = flat
     return CaseResult(tuple(_finding_of(f) for f in findings), _summary_of(summary),
-                      _reference_of(reference), id_text, _maybe_span_of(id_span))
+                      _reference_of(reference, kinds), id_text, _maybe_span_of(id_span))
 
 
 def _finding(finding: Finding) -> Flat:
@@ -108,20 +114,22 @@ def _summary_of(flat: Flat) -> CaseSummary:
                        _maybe_span_of(bundle_span), detail)
 
 
-def _reference(reference: Reference | None) -> Flat:
+def _reference(reference: Reference | None, kinds: list[Kind]) -> Flat:
     if reference is None:
         return None
-    if not isinstance(reference.target, FileKind):
-        raise _Unfit
+    target = next((i for i, kind in enumerate(kinds) if kind is reference.target), None)
+    if target is None:
+        target = len(kinds)
+        kinds.append(reference.target)
     pin = reference.pin
-    return (reference.target.value, reference.raw, _span(reference.span), reference.origin,
+    return (target, reference.raw, _span(reference.span), reference.origin,
             reference.owner, reference.id,
             None if pin is None else (pin.text, pin.major, pin.minor, pin.patch, pin.prerelease))
 
 
-def _reference_of(flat: Flat) -> Reference | None:
+def _reference_of(flat: Flat, kinds: list[Kind]) -> Reference | None:
     if flat is None:
         return None
     target, raw, span, origin, owner, ref_id, pin = flat
-    return Reference(_KINDS[target], raw, _span_of(span), origin, owner, ref_id,
+    return Reference(kinds[target], raw, _span_of(span), origin, owner, ref_id,
                      None if pin is None else Pin(*pin))

@@ -11,12 +11,14 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 from evalyaml.core.codes import register
-from evalyaml.core.kinds import Kind, modeline_schema
+from evalyaml.core.kinds import FileKind, Kind, modeline_schema
 from evalyaml.formats import agentv, apastra, contract, eee, lmeval, padosoft, promptfoo
 from evalyaml.formats.base import Claim, Format, NearMiss, Refusal, Tier
 from evalyaml.syntax.lazyre import lazy_re
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from evalyaml.core.incremental import CaseMapper, CaseResult
     from evalyaml.core.options import Options
 
@@ -27,6 +29,25 @@ def _contract_cases(texts: list[str], options: Options) -> list[CaseResult | Non
     from evalyaml.formats.contract.dataset import analyze_case_texts
 
     return analyze_case_texts(texts, options)
+
+
+def _contract_items_key(options: Options) -> str:
+    from evalyaml.formats.contract.dataset import case_options_key
+
+    return case_options_key(options)
+
+
+def _contract_item_texts(text: str, path: str | None) -> list[str] | None:
+    """The texts `ANALYZE_ITEMS` will be given for this document when it is a contract dataset
+    laid out in cases (what the language server sends its case worker ahead, `lsp.early`)."""
+    from evalyaml.formats.contract.dataset import case_texts
+
+    verdict = claim(text, path, None)
+    if isinstance(verdict, Refusal) or (
+            verdict.kind is not FileKind.DATASET if verdict is not None
+            else FALLBACK not in candidates(path)):
+        return None
+    return case_texts(text)
 
 
 FORMATS: tuple[Format, ...] = (
@@ -42,6 +63,10 @@ FALLBACK: Format = FORMATS[0]
 ANALYZE_ITEMS: CaseMapper = _contract_cases
 """The per-item analysis the CLI's and the server's process pools run (`evalyaml.parallel`):
 the contract's dataset cases, the one kind of item analysed in worker processes today."""
+ITEMS_KEY: Callable[[Options], str] = _contract_items_key
+"""What those items' findings read of the options: two maps agree when their keys do."""
+ITEM_TEXTS: Callable[[str, str | None], list[str] | None] = _contract_item_texts
+"""A document's items as `ANALYZE_ITEMS` will be given them, or None when it has none."""
 
 for _format in FORMATS:
     register(_format.name, _format.codes)

@@ -57,17 +57,16 @@ def case_pool() -> CasePool:
 
 
 def prepare() -> None:
-    """Import what `coming` and `message` use (import thread, before the server itself)."""
+    """Import what `coming` and `message` use (import thread, before the server itself): the
+    registry's item hooks are called once on nothing, which loads the rules they lazily load."""
     import concurrent.futures.process  # noqa: F401  (what `CasePool.start` imports)
     import multiprocessing  # noqa: F401
 
-    import evalyaml.core.kinds
-    import evalyaml.core.options
-    import evalyaml.formats
-    import evalyaml.formats.base
-    import evalyaml.formats.contract.dataset  # `case_options_key`
-    import evalyaml.syntax.yaml.segments  # noqa: F401
+    from evalyaml.core.options import Options
+    from evalyaml.formats import ITEM_TEXTS, ITEMS_KEY
 
+    ITEMS_KEY(Options())
+    ITEM_TEXTS("questions: []\n", None)
     case_pool()
     _prepared.set()
 
@@ -99,22 +98,11 @@ def message(message: dict[str, Any]) -> None:
 
 
 def dataset_cases(text: str, path: str | None) -> list[str] | None:
-    """The case texts the contract's dataset analysis will hand its mapper for this document
-    (`dataset._all_cases`), when the document is a contract dataset laid out in cases."""
-    from evalyaml.core.kinds import FileKind
-    from evalyaml.formats import FALLBACK, candidates, claim
-    from evalyaml.formats.base import Refusal
-    from evalyaml.syntax.yaml.segments import split_dataset
+    """The case texts the dataset analysis will hand its mapper for this document
+    (`formats.ITEM_TEXTS`), when it is a dataset laid out in cases."""
+    from evalyaml.formats import ITEM_TEXTS
 
-    verdict = claim(text, path, None)
-    if isinstance(verdict, Refusal) or (
-            verdict.kind is not FileKind.DATASET if verdict is not None
-            else FALLBACK not in candidates(path)):
-        return None
-    split = split_dataset(text)
-    if split is None:
-        return None
-    return [text[s.start : s.end] for s in split.items]
+    return ITEM_TEXTS(text, path)
 
 
 def _options() -> Options:

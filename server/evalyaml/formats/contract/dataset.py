@@ -76,6 +76,12 @@ def case_options_key(options: Options) -> str:
                       sort_keys=True, default=str)
 
 
+def case_texts(text: str) -> list[str] | None:
+    """The case texts `_all_cases` hands its mapper for `text` (None: not laid out in cases)."""
+    split = split_dataset(text)
+    return None if split is None else [text[s.start : s.end] for s in split.items]
+
+
 def analyze_case_texts(texts: list[str], options: Options) -> list[CaseResult | None]:
     """The default `CaseMapper`: one case after another. None marks a case that ends inside an
     unclosed string or bracket and must be joined with the next."""
