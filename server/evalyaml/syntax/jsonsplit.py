@@ -35,6 +35,20 @@ def parsed_clean(text: str, sink: FindingSink) -> ParsedText | None:
     return parsed if parsed.ok and not sink.findings and parsed.documents else None
 
 
+class JsonReading:
+    """`BlockYamlReading` for JSON: the skeleton and each item must read with no finding (a
+    finding of the parser is the whole file's to report, in its order); each item's tree comes
+    from the cut when it can (`JsonItems.lone`)."""
+
+    items: JsonItems
+
+    def parse(self, text: str, sink: FindingSink) -> ParsedText | None:
+        return parsed_clean(text, sink)
+
+    def lone(self, text: str, index: int, sink: FindingSink) -> tuple[ParsedText, Node] | None:
+        return self.items.lone(text, index, sink)
+
+
 def rebased(node: Node, offset: int) -> Node:
     """`node` with every offset of its subtree `offset` smaller, in place: a tree read from a
     whole file made the tree of its text from `offset` on (a JSON tree shares no node)."""

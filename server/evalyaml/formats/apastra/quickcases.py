@@ -23,12 +23,11 @@ from evalyaml.formats.apastra import crosscases, rules
 from evalyaml.formats.apastra.context import Context, string_at
 from evalyaml.formats.apastra.kinds import QUICK_EVAL
 from evalyaml.formats.apastra.validate import validate, validate_item
-from evalyaml.syntax.jsonsplit import JsonItems, parsed_clean
-from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.jsonsplit import JsonItems, JsonReading
 from evalyaml.syntax.record import record
 from evalyaml.syntax.text import Span
-from evalyaml.syntax.tree import Mapping, Node
-from evalyaml.syntax.yaml.parse import parse_lone_item, parse_text
+from evalyaml.syntax.tree import Mapping
+from evalyaml.syntax.yaml.parse import BlockYamlReading
 
 STATE = "apastra-quick-eval-cases"
 KEY = "cases"
@@ -59,21 +58,12 @@ class CaseFacts:
                          None if self.inputs is None else self.inputs.shifted(lines))
 
 
-class QuickCaseRules:
+class QuickCaseRules(BlockYamlReading):
     key = KEY
     uses_index = True
 
     def __init__(self, path: str | None) -> None:
         self.path = path
-
-    def parse(self, text: str, sink: FindingSink) -> ParsedText | None:
-        """The skeleton read as written (None: the caller reads the file whole)."""
-        parsed = parse_text(text, sink)
-        return parsed if parsed.ok and len(parsed.documents) == 1 else None
-
-    def lone(self, text: str, index: int, sink: FindingSink) -> tuple[ParsedText, Node] | None:
-        """One case's text read as written, and the case."""
-        return parse_lone_item(text, sink)
 
     def root(self, text: str, options: Options) -> tuple[tuple[Finding, ...], QuickRoot] | None:
         sink = FindingSink(strict=options.strict)
@@ -136,19 +126,13 @@ class QuickCaseRules:
             tuple((name, move(span)) for name, span in root.placeholders), root.names)
 
 
-class JsonQuickCaseRules(QuickCaseRules):
+class JsonQuickCaseRules(JsonReading, QuickCaseRules):
     """A quick eval written in JSON: its `cases` array cut out by `syntax.jsonsplit`; the rest and
     each case must read with no finding (the parser's findings are the whole file's)."""
 
     def __init__(self, path: str | None, items: JsonItems) -> None:
         super().__init__(path)
         self.items = items
-
-    def parse(self, text: str, sink: FindingSink) -> ParsedText | None:
-        return parsed_clean(text, sink)
-
-    def lone(self, text: str, index: int, sink: FindingSink) -> tuple[ParsedText, Node] | None:
-        return self.items.lone(text, index, sink)
 
 
 def analyze_quick_eval_by_case(text: str, path: str | None, options: Options,

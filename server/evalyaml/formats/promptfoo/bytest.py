@@ -36,7 +36,7 @@ from evalyaml.formats.promptfoo.tests import check_test, check_tests_item
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.text import LineIndex, Span
 from evalyaml.syntax.tree import Mapping, Node
-from evalyaml.syntax.yaml.parse import parse_lone_item, parse_text
+from evalyaml.syntax.yaml.parse import BlockYamlReading, parse_text
 
 STATE = "promptfoo-tests"
 TESTS_STATE = "promptfoo-tests-file"
@@ -69,19 +69,10 @@ def _shift_test(test: TestFacts, move: Callable[[Span], Span]) -> TestFacts:
                                   for v in test.scenario_vars])
 
 
-class TestRules:
+class TestRules(BlockYamlReading):
     key: str | None = "tests"
     external = False  # paths read from a tests file, not the config
     uses_index = True  # "test 3" in messages about a test with no description
-
-    def parse(self, text: str, sink: FindingSink) -> ParsedText | None:
-        """The skeleton read as written (None: the caller reads the file whole)."""
-        parsed = parse_text(text, sink)
-        return parsed if parsed.ok and len(parsed.documents) == 1 else None
-
-    def lone(self, text: str, index: int, sink: FindingSink) -> tuple[ParsedText, Node] | None:
-        """One item's text read as written, and the item."""
-        return parse_lone_item(text, sink)
 
     def root(self, text: str, options: Options) -> tuple[tuple[Finding, ...], RootFacts] | None:
         sink = FindingSink(strict=options.strict)

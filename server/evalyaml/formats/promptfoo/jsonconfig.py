@@ -8,31 +8,23 @@ sharing a line, no `tests` array) is analysed whole by the caller.
 
 from __future__ import annotations
 
-from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.findings import Finding
 from evalyaml.core.items import ItemState
 from evalyaml.core.model import CaseSummary
 from evalyaml.core.options import Options
 from evalyaml.formats.promptfoo.bytest import TestRules, analyze_config_by_test
 from evalyaml.formats.promptfoo.facts import ConfigFacts
-from evalyaml.syntax.jsonsplit import JsonItems, parsed_clean
-from evalyaml.syntax.parsed import ParsedText
-from evalyaml.syntax.tree import Node
+from evalyaml.syntax.jsonsplit import JsonItems, JsonReading
 
 STATE = "promptfoo-config-json"
 
 
-class JsonTestRules(TestRules):
+class JsonTestRules(JsonReading, TestRules):
     """`TestRules` reading JSON: the skeleton and each test must read with no finding (a
     finding of the parser is the whole file's to report, in its order)."""
 
     def __init__(self, items: JsonItems) -> None:
         self.items = items
-
-    def parse(self, text: str, sink: FindingSink) -> ParsedText | None:
-        return parsed_clean(text, sink)
-
-    def lone(self, text: str, index: int, sink: FindingSink) -> tuple[ParsedText, Node] | None:
-        return self.items.lone(text, index, sink)
 
 
 def analyze_json_config_by_test(text: str, options: Options, state: ItemState | None

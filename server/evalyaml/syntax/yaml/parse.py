@@ -117,3 +117,17 @@ def parse_lone_item(text: str, sink: FindingSink) -> tuple[ParsedText, Node] | N
     if not isinstance(top, Sequence) or len(top.items) != 1:
         return None
     return parsed, top.items[0]
+
+
+class BlockYamlReading:
+    """The reading hooks of an item-by-item analysis (`core.items.ItemRules` with `parse` and
+    `lone`) for block YAML: the skeleton as written, one document without a syntax error, and
+    each item alone (`parse_lone_item`); None sends the caller to the whole file. A format
+    whose file may also be JSON takes `syntax.jsonsplit.JsonReading` for that variant."""
+
+    def parse(self, text: str, sink: FindingSink) -> ParsedText | None:
+        parsed = parse_text(text, sink)
+        return parsed if parsed.ok and len(parsed.documents) == 1 else None
+
+    def lone(self, text: str, index: int, sink: FindingSink) -> tuple[ParsedText, Node] | None:
+        return parse_lone_item(text, sink)
