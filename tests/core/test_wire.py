@@ -10,9 +10,8 @@ from evalyaml.core.incremental import CaseResult
 from evalyaml.core.kinds import FormatKind
 from evalyaml.core.options import Options
 from evalyaml.core.wire import decode, encode
-from evalyaml.formats.contract.dataset import analyze_case_texts
+from evalyaml.formats.contract.dataset import analyze_case_texts, case_texts
 from evalyaml.syntax.record import replace
-from evalyaml.syntax.yaml.segments import split_dataset
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = [
@@ -33,11 +32,8 @@ def _dataset_cases() -> list[str]:
     out: list[str] = []
     for path in sorted((ROOT / "examples").rglob("*.yaml")):
         text = path.read_text("utf-8")
-        if "questions:" not in text:
-            continue
-        split = split_dataset(text)
-        if split is not None:
-            out += [text[s.start : s.end] for s in split.items]
+        if "questions:" in text:
+            out += case_texts(text) or []
     return out
 
 

@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 if TYPE_CHECKING:
-    from evalyaml.core.options import Options
     from evalyaml.parallel import CasePool
 
 LARGE_TEXT = 1_000_000
@@ -91,26 +90,15 @@ def message(message: dict[str, Any]) -> None:
         return
     if not _prepared.wait(PREPARE_WAIT):
         return
-    texts = dataset_cases(text, _path_of(uri))
-    if texts is not None:
-        log.debug("sending the case worker the %d cases of %s ahead", len(texts), uri)
-        case_pool().prefetch(texts, _options(), owner=uri)
-
-
-def dataset_cases(text: str, path: str | None) -> list[str] | None:
-    """The case texts the dataset analysis will hand its mapper for this document
-    (`formats.ITEM_TEXTS`), when it is a dataset laid out in cases."""
+    from evalyaml.core.options import Options
     from evalyaml.formats import ITEM_TEXTS
 
-    return ITEM_TEXTS(text, path)
-
-
-def _options() -> Options:
-    """Default options: a case's findings read only what `case_options_key` holds of them
-    (not the clock), and `map` takes the worker's results only when that is the same."""
-    from evalyaml.core.options import Options
-
-    return Options()
+    texts = ITEM_TEXTS(text, _path_of(uri))
+    if texts is not None:
+        log.debug("sending the case worker the %d cases of %s ahead", len(texts), uri)
+        # Default options: an item's findings read only what `ITEMS_KEY` holds of them (not the
+        # clock), and `map` takes the worker's results only when that is the same.
+        case_pool().prefetch(texts, Options(), owner=uri)
 
 
 def _path_of(uri: str) -> str | None:
