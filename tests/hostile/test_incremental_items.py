@@ -5,8 +5,9 @@ without one, the findings, cases, definitions, file references and facts are the
 
 The shapes: AgentV JSONL cases files, promptfoo tests files (YAML lists, JSONL, CSV tables,
 JSON arrays), promptfoo configs in JSON (the `tests` array cut out, `syntax/jsonsplit.py`),
-Padosoft calibration files, Apastra JSONL dataset cases and quick evals (YAML and JSON)
-(`syntax/rowchecks.py`, `syntax/jsonitems.py`, `core/items.py`).
+Padosoft calibration files, Apastra JSONL dataset cases and quick evals (YAML and JSON), Every
+Eval Ever aggregates' `evaluation_results` (`syntax/rowchecks.py`, `syntax/jsonitems.py`,
+`core/items.py`).
 """
 
 from __future__ import annotations
@@ -228,6 +229,36 @@ def _analyze_table(text: str, path: str, options: Any, cache: Any, whole: bool) 
                                     whole=whole)
 
 
+EEE_AGGREGATE = "eee/data/arith-demo/acme/tiny-model/3b1f6c2e-7a4d-4e8b-9c5f-2d1e0a9b8c7d.json"
+
+
+def _eee_aggregate() -> str:
+    """The example aggregate with results that are clean, out of range, upside down, misspelt,
+    too large for a double, named in CJK and emoji, and not an object."""
+    data = json.loads((EXAMPLES / EEE_AGGREGATE).read_text("utf-8"))
+    first = data["evaluation_results"][0]
+    metric, details = first["metric_config"], first["score_details"]
+    data["evaluation_results"] += [
+        {**first, "evaluation_name": "above", "score_details": {"score": 1.5}},
+        {**first, "evaluation_name": "upside down",
+         "metric_config": {**metric, "min_score": 2.0}},
+        {**first, "evaluation_name": "订单 📦", "metric_config": {
+            **{k: v for k, v in metric.items() if k != "lower_is_better"},
+            "lower_is_bettr": False}},
+        {**first, "evaluation_name": "overflow", "score_details": {**details, "score": 0.25}},
+        {"evaluation_nam": "stub", "source_data": {"source_type": "hf_dataset"}},
+        7,
+    ]
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return text.replace('"score": 0.25', '"score": 1e999')
+
+
+def _analyze_eee(text: str, path: str, options: Any, cache: Any, whole: bool) -> Any:
+    from evalyaml.formats import eee
+
+    return eee.FORMAT.analyze(text, path, eee.AGGREGATE, options, cache=cache, whole=whole)
+
+
 SHAPES: dict[str, tuple[str, Callable[[], str], Callable[..., Any]]] = {
     "agentv-jsonl": ("agentv/evals/cases.jsonl", _agentv_jsonl, _analyze_agentv),
     "apastra-jsonl": ("apastra/promptops/datasets/support-faq/dataset.jsonl", _apastra_jsonl,
@@ -240,6 +271,7 @@ SHAPES: dict[str, tuple[str, Callable[[], str], Callable[..., Any]]] = {
                                 _analyze_quick_eval),
     "promptfoo-config-json": ("promptfoo/clean/promptfooconfig.json", _promptfoo_config_json,
                               _analyze_promptfoo_config),
+    "eee-aggregate": (EEE_AGGREGATE, _eee_aggregate, _analyze_eee),
     "promptfoo-csv": ("promptfoo/clean/tests/big.csv", _csv, _analyze_table),
     "promptfoo-tests-yaml": ("promptfoo/clean/tests/big.yaml", _promptfoo_yaml,
                              _analyze_promptfoo),

@@ -67,10 +67,12 @@ class EeeFormat(FormatBase):
 
     def analyze(self, text: str, path: str | None, kind: Kind | None, options: Options, *,
                 forced: bool = False, cache: CaseCache | None = None,
-                mapper: CaseMapper | None = None) -> FileAnalysis:
+                mapper: CaseMapper | None = None, whole: bool = False) -> FileAnalysis:
+        """An aggregate result by result where it cuts (`byresult`), unless `whole` (what that
+        must equal, for the tests)."""
         from evalyaml.formats.eee.analyze import analyze
 
-        return analyze(text, path, kind, options, cache=cache)
+        return analyze(text, path, kind, options, cache=cache, whole=whole)
 
 
 FORMAT = EeeFormat()

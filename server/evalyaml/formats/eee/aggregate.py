@@ -23,6 +23,7 @@ from evalyaml.syntax.text import LineIndex, Span
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 UNKNOWN_VERSION = "EY700"
+WHAT = "the aggregate"  # how the schema's messages name the root object
 
 
 @dataclass(slots=True)
@@ -74,7 +75,7 @@ def check_aggregate(root: Node, lines: LineIndex, sink: FindingSink, path: str |
                  "checked against a schema", place(version_node))
     else:
         SchemaCheck(schema or versions.newest(AGGREGATE), sink, place,
-                    what="the aggregate").check(root)
+                    what=WHAT).check(root)
         semantic.overflowing_numbers(root, place, sink)
         semantic.score_ranges(root, place, sink)
         semantic.model_path(path, root, place, sink)

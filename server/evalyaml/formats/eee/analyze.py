@@ -14,7 +14,7 @@ from evalyaml.core.model import Definition, FileAnalysis, Reference
 from evalyaml.core.options import Options
 from evalyaml.formats.base import Claim
 from evalyaml.formats.eee import detect, paths
-from evalyaml.formats.eee.aggregate import check_aggregate
+from evalyaml.formats.eee.aggregate import AggregateResult, check_aggregate
 from evalyaml.formats.eee.kinds import AGGREGATE, SAMPLES
 from evalyaml.formats.eee.rows import (
     NO_ROWS,
@@ -47,37 +47,60 @@ def analyze_stream(stream: BinaryIO, path: str | None, kind: Kind | None,
 
 def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
             forced: bool = False, cache: CaseCache | None = None,
-            mapper: CaseMapper | None = None) -> FileAnalysis:
+            mapper: CaseMapper | None = None, whole: bool = False) -> FileAnalysis:
+    """An aggregate result by result when the document has a cache (`byresult`), unless
+    `whole` (what that must equal, for the tests); a samples file row by row."""
     if kind not in KINDS:
         claimed = detect.claim(text, path, options.root)
         kind = claimed.kind if isinstance(claimed, Claim) else (
             SAMPLES if path and path.lower().endswith(".jsonl") else AGGREGATE)
     if kind is SAMPLES:
         return _samples(text, path, options, cache)
-    return _aggregate(text, path, options)
+    return _aggregate(text, path, options, cache, whole=whole)
 
 
-def _aggregate(text: str, path: str | None, options: Options) -> FileAnalysis:
-    sink = FindingSink(strict=options.strict)
+def _aggregate(text: str, path: str | None, options: Options,
+               cache: CaseCache | None = None, *, whole: bool = False) -> FileAnalysis:
+    """Result by result when the document has a cache (`byresult`), unless `whole` (what that
+    must equal, for the tests)."""
     result = FileAnalysis(path, AGGREGATE)
+    if cache is not None and not whole:
+        from evalyaml.core.items import ItemState
+        from evalyaml.formats.eee.byresult import STATE, analyze_by_result
+
+        done = analyze_by_result(text, path, options, cache.format_state(STATE, ItemState))
+        if done is not None:
+            findings, checked, at = done
+            sink = FindingSink(strict=options.strict)
+            sink.findings = findings
+            _aggregate_result(result, checked, path, at, sink)
+            result.findings = sink.findings
+            return result
+    sink = FindingSink(strict=options.strict)
     parsed = parse_json(text, sink)
     root = parsed.documents[0] if parsed.documents else None
     if root is not None:
         checked = check_aggregate(root, parsed.lines, sink, path)
-        result.facts = checked.facts
         if not parsed.ok:  # recovered around a syntax error: an absent key may be in the hole
-            result.facts["recovered"] = True
-        result.references = checked.references
-        result.cases = checked.cases
-        if path is not None:  # named by its path: its samples rows lead here
-            named = checked.facts.get("evaluation_id")
-            at_id = named[1] if isinstance(named, tuple) else \
-                parsed.lines.span(root.start, root.start + 1)
-            result.definitions = [Definition(AGGREGATE, _own(path), None, at_id, None)]
-        _path_rules(path, samples=False, at=parsed.lines.span(root.start, root.start + 1),
-                    sink=sink, version=checked.facts.get("version"))
+            checked.facts["recovered"] = True
+        _aggregate_result(result, checked, path, parsed.lines.span(root.start, root.start + 1),
+                          sink)
     result.findings = sink.findings
     return result
+
+
+def _aggregate_result(result: FileAnalysis, checked: AggregateResult, path: str | None,
+                      at: Span, sink: FindingSink) -> None:
+    """What an aggregate's check (whole, or result by result) gives the workspace; `at`: the
+    root's `{`."""
+    result.facts = checked.facts
+    result.references = checked.references
+    result.cases = checked.cases
+    if path is not None:  # named by its path: its samples rows lead here
+        named = checked.facts.get("evaluation_id")
+        at_id = named[1] if isinstance(named, tuple) else at
+        result.definitions = [Definition(AGGREGATE, _own(path), None, at_id, None)]
+    _path_rules(path, samples=False, at=at, sink=sink, version=checked.facts.get("version"))
 
 
 def _samples(text: str, path: str | None, options: Options,

@@ -252,7 +252,9 @@ class _Compiler:
         return cond
 
 
-def compile_valid(schema: dict[str, Any], renamed: dict[str, str] | None = None) -> Predicate:
+def compile_valid(schema: dict[str, Any], renamed: dict[str, str] | None = None, *,
+                  at: dict[str, Any] | None = None) -> Predicate:
     """A predicate over loaded JSON values: True only when `SchemaCheck` (with the same
-    renamed keys) would find nothing."""
-    return _Compiler(schema, renamed or {}).compile(schema)
+    renamed keys) would find nothing. `at`: a subschema of `schema` (its `$ref`s read from
+    `schema`) that the walk applies with no condition, such as an aggregate's result."""
+    return _Compiler(schema, renamed or {}).compile(schema if at is None else at)

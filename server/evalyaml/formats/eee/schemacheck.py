@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from evalyaml.core.findings import FindingSink, Fix, TextEdit
+from evalyaml.core.findings import FindingSink, Fix, Related, TextEdit
 from evalyaml.core.suggest import best, best_value
 from evalyaml.syntax.json import BOOL, FLOAT, INT, NULL, STR
 from evalyaml.syntax.text import Span
@@ -112,6 +112,24 @@ class Condition:
         self.known = known  # the keys the object's own schema knows
 
 
+class _Invalid(Exception):
+    """A validity probe's walk met its first finding: the value is not valid."""
+
+
+class _Probe(FindingSink):
+    """The sink of `SchemaCheck.valid`: whether there is a finding, not which, so the walk stops
+    at the first (an aggregate's 10,000 results each try `source_data`'s three branches)."""
+
+    __slots__ = ()
+
+    def add(self, code_id: str, message: str, span: Span, *, related: tuple[Related, ...] = (),
+            fixes: tuple[Fix, ...] = (), data: dict[str, str] | None = None) -> None:
+        raise _Invalid
+
+
+_PROBE = _Probe(strict=False)
+
+
 class SchemaCheck:
     """One schema document applied to trees of one file; findings go to `sink`."""
 
@@ -124,17 +142,29 @@ class SchemaCheck:
         # Keys a later version renamed (old -> new): one finding naming the new key, and the
         # old key's value is checked as the new one's.
         self.renamed = renamed or {}
+        self._probe: SchemaCheck | None = None  # the same walk with `_PROBE`, for `valid`
 
     # -- entry points -----------------------------------------------------------------------
 
     def check(self, node: Node, schema: Schema | None = None) -> None:
         self._check(node, self.root if schema is None else schema, (), None, None)
 
+    def check_at(self, node: Node, schema: Schema, path: Path) -> None:
+        """`node` as the walk over its whole tree reaches it at `path` with no owner key and
+        no condition (an array's item): an aggregate's result read alone says what its file
+        says of it (`byresult`)."""
+        self._check(node, schema, path, None, None)
+
     def valid(self, node: Node, schema: Schema) -> bool:
-        scratch = SchemaCheck(self.root, FindingSink(strict=False), self.place, what=self.what,
-                              renamed=self.renamed)
-        scratch._check(node, schema, (), None, None)
-        return not scratch.sink.findings
+        probe = self._probe
+        if probe is None:
+            probe = self._probe = self if self.sink is _PROBE else SchemaCheck(
+                self.root, _PROBE, self.place, what=self.what, renamed=self.renamed)
+        try:
+            probe._check(node, schema, (), None, None)
+        except _Invalid:
+            return False
+        return True
 
     def resolve(self, schema: Schema) -> Schema:
         seen = 0
@@ -219,6 +249,8 @@ class SchemaCheck:
 
     def _bad_choice(self, node: Node, allowed: list[Any], path: Path,
                     cond: Condition | None) -> None:
+        if self.sink is _PROBE:
+            raise _Invalid  # before the suggestion, which only a message would show
         choices = [str(v) for v in allowed]
         value = node.text if isinstance(node, Scalar) else None
         suggestion = best_value(value, choices) \

@@ -62,32 +62,39 @@ def score_ranges(root: Mapping, place: Callable[[Node], Span], sink: FindingSink
     if not isinstance(results, Sequence):
         return
     for index, result in enumerate(results.items):
-        metric = result.get("metric_config") if isinstance(result, Mapping) else None
-        if not isinstance(metric, Mapping):
-            continue
-        low_node, high_node = metric.get("min_score"), metric.get("max_score")
-        if not isinstance(low_node, Scalar) or not isinstance(high_node, Scalar):
-            continue  # upstream compares only when both bounds are there
-        low, high = _number(low_node), _number(high_node)
-        if low is not None and high is not None and low > high:
-            sink.add(SCORE_RANGE, f"evaluation_results[{index}]: min_score {low_node.text} is "
-                     f"greater than max_score {high_node.text}; every_eval_ever validate "
-                     "refuses a metric whose range is upside down", place(low_node))
-            continue
-        details = result.get("score_details") if isinstance(result, Mapping) else None
-        score_node = details.get("score") if isinstance(details, Mapping) else None
-        if not isinstance(score_node, Scalar) or score_node.style:
-            continue  # a string score is the schema's EY702
-        score = _number(score_node)
-        if score is None or not math.isfinite(score):
-            continue
-        if low is not None and high is not None and (score < low or score > high):
-            sink.add(SCORE_RANGE, f"evaluation_results[{index}]: score {score_node.text} is "
-                     f"outside its metric's range [min_score {low_node.text}, max_score "
-                     f"{high_node.text}]; every_eval_ever validate refuses it",
-                     place(score_node),
-                     related=(Related(None, place(low_node), "min_score is declared here"),
-                              Related(None, place(high_node), "max_score is declared here")))
+        score_range(index, result, place, sink)
+
+
+def score_range(index: int, result: Node, place: Callable[[Node], Span],
+                sink: FindingSink) -> None:
+    """One result's metric range and score: what `check_score_metadata` reads of it (nothing
+    of the other results, so an aggregate read result by result says it per result)."""
+    metric = result.get("metric_config") if isinstance(result, Mapping) else None
+    if not isinstance(metric, Mapping):
+        return
+    low_node, high_node = metric.get("min_score"), metric.get("max_score")
+    if not isinstance(low_node, Scalar) or not isinstance(high_node, Scalar):
+        return  # upstream compares only when both bounds are there
+    low, high = _number(low_node), _number(high_node)
+    if low is not None and high is not None and low > high:
+        sink.add(SCORE_RANGE, f"evaluation_results[{index}]: min_score {low_node.text} is "
+                 f"greater than max_score {high_node.text}; every_eval_ever validate "
+                 "refuses a metric whose range is upside down", place(low_node))
+        return
+    details = result.get("score_details") if isinstance(result, Mapping) else None
+    score_node = details.get("score") if isinstance(details, Mapping) else None
+    if not isinstance(score_node, Scalar) or score_node.style:
+        return  # a string score is the schema's EY702
+    score = _number(score_node)
+    if score is None or not math.isfinite(score):
+        return
+    if low is not None and high is not None and (score < low or score > high):
+        sink.add(SCORE_RANGE, f"evaluation_results[{index}]: score {score_node.text} is "
+                 f"outside its metric's range [min_score {low_node.text}, max_score "
+                 f"{high_node.text}]; every_eval_ever validate refuses it",
+                 place(score_node),
+                 related=(Related(None, place(low_node), "min_score is declared here"),
+                          Related(None, place(high_node), "max_score is declared here")))
 
 
 def overflowing_numbers(root: Node, place: Callable[[Node], Span], sink: FindingSink) -> None:
