@@ -50,8 +50,10 @@ def case_mapper() -> CaseMapper | None:
     return _map_in_processes
 
 
-def _map_in_processes(texts: list[str], options: Options) -> list[CaseResult | None]:
-    """Forks only for a long list, where fork exists (else one case after another)."""
+def _map_in_processes(texts: list[str], options: Options, lines: list[int]
+                      ) -> list[CaseResult | None]:
+    """Forks only for a long list, where fork exists (else one case after another). Each
+    process places its results on their lines (`CaseResult.at`), in parallel."""
     workers = _workers()
     if len(texts) < PARALLEL_FROM:
         return analyze_case_texts(texts, options)
@@ -61,14 +63,20 @@ def _map_in_processes(texts: list[str], options: Options) -> list[CaseResult | N
     if "fork" not in multiprocessing.get_all_start_methods():
         return analyze_case_texts(texts, options)
     size = -(-len(texts) // workers)
-    chunks = [texts[i : i + size] for i in range(0, len(texts), size)]
+    chunks = [(texts[i : i + size], lines[i : i + size]) for i in range(0, len(texts), size)]
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=len(chunks), mp_context=context) as pool:
-        futures = [pool.submit(analyze_case_texts, chunk, options) for chunk in chunks[1:]]
-        results = analyze_case_texts(chunks[0], options)  # this process works too
+        futures = [pool.submit(_placed_share, *chunk, options) for chunk in chunks[1:]]
+        results = _placed_share(*chunks[0], options)  # this process works too
         for future in futures:
             results.extend(future.result())
     return results
+
+
+def _placed_share(texts: list[str], lines: list[int], options: Options
+                  ) -> list[CaseResult | None]:
+    return [None if result is None else result.at(line)
+            for result, line in zip(analyze_case_texts(texts, options), lines, strict=True)]
 
 
 Shipped = tuple[bytes, list["Kind"]] | list["CaseResult | None"]
@@ -90,12 +98,14 @@ def _analyse_in_worker(texts: list[str], options: Options) -> Shipped:
             gc.enable()
 
 
-def _received(shipped: Shipped) -> list[CaseResult | None]:
+def _received(shipped: Shipped, lines: list[int]) -> list[CaseResult | None]:
+    """A share's results from the worker, placed on `lines`."""
     if isinstance(shipped, tuple):
         from evalyaml.core.wire import decode
 
-        return decode(shipped)
-    return shipped
+        return decode(shipped, lines)
+    return [None if result is None else result.at(line)
+            for result, line in zip(shipped, lines, strict=True)]
 
 
 PREFETCHED = 4
@@ -224,8 +234,12 @@ class CasePool:
             return None
         return found
 
-    def map(self, texts: list[str], options: Options) -> list[CaseResult | None]:
-        """A `CaseMapper`: the tail of a large list goes to the worker when it is warm."""
+    def map(self, texts: list[str], options: Options, lines: list[int]
+            ) -> list[CaseResult | None]:
+        """A `CaseMapper`: the tail of a large list goes to the worker when it is warm. Every
+        share's results are placed on their lines while the other side still works: this
+        thread's as it makes them, the worker's as they arrive (between this thread's own
+        shares), so that almost nothing is left to do once both sides are done."""
         pool, warm = self._pool, self._warm
         taken = self._take_prefetched(texts, options) \
             if self._prefetched and len(texts) >= PARALLEL_FROM else None
@@ -246,25 +260,32 @@ class CasePool:
                 self._give_up()
                 return analyze_case_texts(texts, options)
         started = time.perf_counter()
+        share_lines = [lines[i : i + SHARE_CASES] for i in range(0, len(lines), SHARE_CASES)]
         done: list[list[CaseResult | None] | None] = [None] * len(shares)
+        theirs_next = len(shares) - 1  # the worker's next share to receive: it works backwards
+        here = len(shares)
         for index, share in enumerate(shares):
+            while theirs_next > index and _arrived(sent.get(theirs_next)):
+                done[theirs_next] = _received(sent[theirs_next].result(), share_lines[theirs_next])
+                theirs_next -= 1
             theirs = sent.get(index)
             if theirs is not None and not theirs.cancel():
+                here = index
                 break  # the worker has taken this share, so every share after it too
-            done[index] = analyze_case_texts(share, options)
-        here = sum(result is not None for result in done)
+            done[index] = _placed_share(share, share_lines[index], options)
         mine = time.perf_counter() - started
         failed = False
-        for index in range(here, len(shares)):
+        for index in range(here, theirs_next + 1):
             try:
-                done[index] = _received(sent[index].result(timeout=WORKER_TIMEOUT))
+                done[index] = _received(sent[index].result(timeout=WORKER_TIMEOUT),
+                                        share_lines[index])
             except Exception:  # a dead or stuck worker: do its share here, and stop using it
                 if not failed:
                     _logger().warning("case worker failed; analysing in the server from now on",
                                       exc_info=True)
                     self._give_up()
                     failed = True
-                done[index] = analyze_case_texts(shares[index], options)
+                done[index] = _placed_share(shares[index], share_lines[index], options)
         _logger().debug("%d cases: %d shares here in %.0f ms, %d by the worker%s, all after "
                         "%.0f ms", len(texts), here, mine * 1000, len(shares) - here,
                         " (sent ahead)" if taken is not None else "",
@@ -292,6 +313,12 @@ class CasePool:
             pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _arrived(future: Future[Shipped] | None) -> bool:
+    """Whether the worker has sent this share's results (its failure is met when waited for)."""
+    return future is not None and future.done() and not future.cancelled() and \
+        future.exception() is None
 
 
 def _shares(texts: list[str]) -> list[list[str]]:

@@ -242,3 +242,22 @@ def test_the_skeleton_s_findings_land_below_the_cases_exactly(newline: str) -> N
               [(r.span.start.line, r.span.start.character) for r in f.related])
              for f in analyze_text(text, "d.yaml", OPTIONS).findings]
     assert found == [("EY102", (8, 0, 8, 4), [(0, 0)]), ("EY205", (9, 0, 9, 10), [])]
+
+
+def test_a_skeleton_finding_moved_below_the_cases_keeps_its_fix_whole() -> None:
+    """Moving the skeleton's findings (`CaseCache.root_findings`) rebuilds their fixes: each
+    keeps its title, edits moved, preference and safety."""
+    from evalyaml.core.findings import Fix, FixSafety, Severity, TextEdit
+    from evalyaml.core.incremental import _move_below
+    from evalyaml.syntax.text import Position, Span
+
+    def at(line: int) -> Span:
+        return Span(Position(line, 0), Position(line, 4))
+
+    fix = Fix("Rename to 'name'", (TextEdit(at(9), "name"),), True, FixSafety.SAFE)
+    finding = Finding("EY205", "typo", at(9), Severity.WARNING, fixes=(fix,))
+    moved = _move_below((finding,), 2, 5, 3)
+    assert moved is not None
+    assert moved[0].span == at(12)
+    assert moved[0].fixes == (Fix("Rename to 'name'", (TextEdit(at(12), "name"),), True,
+                                  FixSafety.SAFE),)

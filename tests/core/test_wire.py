@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from evalyaml.core.findings import Related
 from evalyaml.core.incremental import CaseResult
 from evalyaml.core.kinds import FormatKind
 from evalyaml.core.options import Options
 from evalyaml.core.wire import decode, encode
 from evalyaml.formats.contract.dataset import analyze_case_texts, case_texts
 from evalyaml.syntax.record import replace
+from evalyaml.syntax.text import Position, Span
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = [
@@ -76,3 +78,29 @@ def test_any_format_s_kind_travels_and_odd_data_is_declined() -> None:
     if finding is not None:
         odd = replace(result, findings=(replace(finding, data={"n": 1}),))  # type: ignore[dict-item]
         assert encode([odd]) is None
+
+
+def test_results_come_back_placed_on_their_lines_as_shifting_would_place_them() -> None:
+    """`decode(..., lines)` builds each result on its case's line: equal to `CaseResult.at`,
+    fixes and same-file related places moved, another file's related place left alone."""
+    results = analyze_case_texts(CASES, Options())
+    duplicate = next(r for r in results if r is not None and
+                     any(f.related for f in r.findings))
+    finding = next(f for f in duplicate.findings if f.related)
+    elsewhere = replace(finding, related=(*finding.related, Related(
+        "/w/rubrics/tone.yaml", Span(Position(3, 1), Position(3, 9)), "defined here")))
+    results.append(replace(duplicate, findings=(elsewhere,)))
+    lines = [7 + 4 * n for n in range(len(results))]
+    shipped = encode(results)
+    assert shipped is not None
+    back = decode(shipped, lines)
+    expected = [None if r is None else r.at(line) for r, line in zip(results, lines, strict=True)]
+    _same(expected, back)
+    assert [r.line for r in back if r is not None] == \
+        [line for r, line in zip(results, lines, strict=True) if r is not None]
+    moved = back[-1]
+    assert moved is not None
+    assert moved.findings[0].span.start.line == finding.span.start.line + lines[-1]
+    assert [r.span.start.line for r in moved.findings[0].related] == \
+        [*(r.span.start.line + lines[-1] for r in finding.related), 3]
+    assert any(f.fixes for r in back if r is not None for f in r.findings)

@@ -155,7 +155,8 @@ def test_messages_read_while_importing_are_peeked_and_replayed_whole() -> None:
     assert status == 7
     assert replayed == [sent]
     body_length = len(did_open) - did_open.index(b"\r\n\r\n") - 4
-    assert recorder.seen == [("message", "initialized"), ("coming", body_length),
+    assert recorder.seen == [("message", "initialize"), ("message", "initialized"),
+                             ("coming", body_length),
                              ("message", "textDocument/didOpen")]
     # the bootstrap's answer, then the server's writes but its second answer to `initialize`
     assert out.count(b'"result"') == 1 and b'"from": "pygls"' not in out

@@ -13,11 +13,38 @@ from datetime import date
 
 import pytest
 
+from evalyaml.core.incremental import CaseResult, PlacedCase, place
 from evalyaml.core.options import Options
 from evalyaml.formats.contract.dataset import analyze_case_texts
 from evalyaml.parallel import PARALLEL_FROM, CasePool
 
 OPTIONS = Options(today=date(2026, 11, 21))
+
+
+def lines_of(texts: list[str]) -> list[int]:
+    """Each case's line in a file where they follow a two-line header."""
+    lines, line = [], 2
+    for text in texts:
+        lines.append(line)
+        line += text.count("\n")
+    return lines
+
+
+def mapped(pool: CasePool, texts: list[str], options: Options = OPTIONS
+           ) -> list[PlacedCase | None]:
+    """The pool's results placed on their lines, as the dataset analysis places them (a
+    mapper may hand back a result on its case's line or on line 0)."""
+    lines = lines_of(texts)
+    return placed(pool.map(texts, options, lines), lines)
+
+
+def placed(results: list[CaseResult | None], lines: list[int]) -> list[PlacedCase | None]:
+    return [None if r is None else place(r, line) for r, line in zip(results, lines, strict=True)]
+
+
+def here(texts: list[str], options: Options = OPTIONS) -> list[PlacedCase | None]:
+    """What one pass in this process gives, placed."""
+    return placed(analyze_case_texts(texts, options), lines_of(texts))
 
 
 def case_texts(count: int) -> list[str]:
@@ -44,9 +71,14 @@ def pool() -> CasePool:
 
 def test_the_worker_gives_the_same_results_as_this_process(pool: CasePool) -> None:
     texts = case_texts(PARALLEL_FROM + 101)
-    expected = analyze_case_texts(texts, OPTIONS)
+    expected = here(texts)
     assert any(r is not None and r.findings for r in expected)  # something to compare
-    assert pool.map(texts, OPTIONS) == expected
+    lines = lines_of(texts)
+    results = pool.map(texts, OPTIONS, lines)
+    assert placed(results, lines) == expected
+    # every result comes back on its line already, whichever side made it: placing is free
+    assert [r.line for r in results if r is not None] == \
+        [line for r, line in zip(results, lines, strict=True) if r is not None]
 
 
 def test_a_worker_still_starting_gives_the_same_results() -> None:
@@ -55,7 +87,7 @@ def test_a_worker_still_starting_gives_the_same_results() -> None:
     cold.start()
     try:
         texts = case_texts(PARALLEL_FROM * 2 + 3)
-        assert cold.map(texts, OPTIONS) == analyze_case_texts(texts, OPTIONS)
+        assert mapped(cold, texts) == here(texts)
     finally:
         cold.shutdown()
 
@@ -67,9 +99,9 @@ def test_a_dead_worker_costs_time_never_results(pool: CasePool) -> None:
     for process in list(processes.values()):
         process.kill()
         process.join()
-    assert pool.map(texts, OPTIONS) == analyze_case_texts(texts, OPTIONS)
+    assert mapped(pool, texts) == here(texts)
     assert not pool.ready  # given up: later analyses stay in this process
-    assert pool.map(texts[:10], OPTIONS) == analyze_case_texts(texts[:10], OPTIONS)
+    assert mapped(pool, texts[:10]) == here(texts[:10])
 
 
 def test_cases_sent_ahead_are_taken_over_by_the_analysis_that_asks_for_them() -> None:
@@ -81,9 +113,9 @@ def test_cases_sent_ahead_are_taken_over_by_the_analysis_that_asks_for_them() ->
         texts = case_texts(PARALLEL_FROM * 2 + 3)
         early.prefetch(texts, Options())  # the bootstrap's guess: default options
         small = case_texts(3)  # a small dataset analysed first (the indexer, a small tab)
-        assert early.map(small, OPTIONS) == analyze_case_texts(small, OPTIONS)
+        assert mapped(early, small) == here(small)
         assert early._prefetched  # left for the document it was sent for
-        assert early.map(texts, OPTIONS) == analyze_case_texts(texts, OPTIONS)
+        assert mapped(early, texts) == here(texts)
         assert not early._prefetched  # taken, not left for a later analysis
     finally:
         early.shutdown()
@@ -98,13 +130,13 @@ def test_cases_sent_ahead_for_a_wrong_guess_are_dropped(other: str) -> None:
         early.prefetch(texts, Options())
         if other == "strict":
             strict = Options(strict=True, today=OPTIONS.today)
-            expected = analyze_case_texts(texts, strict)
-            assert expected != analyze_case_texts(texts, OPTIONS)  # strict reads differently
-            assert early.map(texts, strict) == expected
+            expected = here(texts, strict)
+            assert expected != here(texts)  # strict reads differently
+            assert mapped(early, texts, strict) == expected
             assert not early._prefetched  # the same texts read otherwise: dropped
         else:
             changed = [*texts[:-1], "  - id: last\n    input: changed\n"]
-            assert early.map(changed, OPTIONS) == analyze_case_texts(changed, OPTIONS)
+            assert mapped(early, changed) == here(changed)
             assert early._prefetched  # another text's: left for its own analysis
             early.drop_prefetched("")
     finally:
@@ -168,6 +200,6 @@ def test_cases_sent_ahead_for_a_document_analysed_without_them_are_forgotten() -
         assert early._prefetched
         early.drop_prefetched("file:///w/big.yaml")
         assert not early._prefetched
-        assert early.map(texts, OPTIONS) == analyze_case_texts(texts, OPTIONS)
+        assert mapped(early, texts) == here(texts)
     finally:
         early.shutdown()

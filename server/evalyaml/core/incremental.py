@@ -28,18 +28,32 @@ T = TypeVar("T")
 
 @record
 class CaseResult:
-    """One case's analysis, with lines relative to the case's own text."""
+    """One case's analysis. Its lines count from line `line` of the file: 0 as the case's own
+    text is read, the case's line in the file when a mapper placed it there on its way
+    (`CaseMapper`), so that placing it costs nothing."""
 
     findings: tuple[Finding, ...]
     summary: CaseSummary
     reference: Reference | None
     id_node_text: str | None
     id_span: Span | None
+    line: int = 0
 
     def __reduce__(self) -> tuple[type[CaseResult], tuple[object, ...]]:
         # The CLI's workers send thousands back (see `text.Position.__reduce__`).
         return CaseResult, (self.findings, self.summary, self.reference, self.id_node_text,
-                            self.id_span)
+                            self.id_span, self.line)
+
+    def at(self, line: int) -> CaseResult:
+        """The same result with its lines counted from `line`."""
+        delta = line - self.line
+        if not delta:
+            return self
+        return CaseResult(tuple(f.shifted(delta) for f in self.findings),
+                          self.summary.shifted(delta),
+                          self.reference.shifted(delta) if self.reference else None,
+                          self.id_node_text,
+                          self.id_span.shifted(delta) if self.id_span else None, line)
 
 
 @record
@@ -55,13 +69,14 @@ class PlacedCase:
 
 
 def place(result: CaseResult, line: int) -> PlacedCase:
+    delta = line - result.line  # 0 for a result its mapper placed: nothing is copied
     return PlacedCase(
         line,
-        tuple(f.shifted(line) for f in result.findings),
-        result.summary.shifted(line),
-        result.reference.shifted(line) if result.reference else None,
+        tuple(f.shifted(delta) for f in result.findings) if delta else result.findings,
+        result.summary.shifted(delta),
+        result.reference.shifted(delta) if result.reference else None,
         result.id_node_text,
-        result.id_span.shifted(line) if result.id_span else None,
+        result.id_span.shifted(delta) if result.id_span else None,
     )
 
 
@@ -227,7 +242,8 @@ def _move_below(findings: tuple[Finding, ...], first_line: int, region_lines: in
             finding.code, finding.message, span, finding.severity,
             tuple(Related(r.path, cast(Span, s), r.message) for r, s in related),
             tuple(Fix(fix.title, tuple(TextEdit(cast(Span, s), e.new_text) for e, s in moved),
-                      fix.preferred) for fix, moved in zip(finding.fixes, edits, strict=True)),
+                      fix.preferred, fix.safety)
+                  for fix, moved in zip(finding.fixes, edits, strict=True)),
             finding.data))
     return tuple(out)
 
@@ -249,5 +265,9 @@ class Edit:
     line_delta: int
 
 
-CaseMapper = Callable[[list[str], Options], list["CaseResult | None"]]
-"""Analyses many case texts; the CLI passes one that spreads them over the CPU cores."""
+CaseMapper = Callable[[list[str], Options, list[int]], list["CaseResult | None"]]
+"""Analyses many case texts, given the line of the file each starts on; the CLI passes one that
+spreads them over the CPU cores. A mapper may return a result relative to its case's line
+(`CaseResult.line`) or to any other, and `place` moves it by the difference: the language
+server's worker pool places the worker's results as it receives them, and its own as it makes
+them, while the other core still works (`parallel.CasePool.map`), instead of after."""

@@ -4,7 +4,8 @@ Pickling a share of 250 findings-heavy cases cost the worker 12 ms against 40 to
 (a third of its time): every `Position` pickles through a Python-level `__getnewargs__`, every
 finding, summary and reference through a `__reduce__`. Here a result becomes nested tuples of
 strings and numbers in one pass, and `marshal` writes those at C speed; the server builds the
-objects again on its side (`decode`), which costs what unpickling them did. The kinds that
+objects again on its side (`decode`), which costs what unpickling them did, and places each on
+its case's line as it goes (a line number added to each position it builds anyway). The kinds that
 references name travel beside the bytes, in a short list pickled as they are (a core module
 names no format's kind). Whatever does not fit (finding data that is not plain) sends the whole
 share pickled instead (`encode` returns None): never a wrong result, at worst the old cost.
@@ -48,9 +49,13 @@ def encode(results: list[CaseResult | None]) -> Encoded | None:
         return None
 
 
-def decode(encoded: Encoded) -> list[CaseResult | None]:
+def decode(encoded: Encoded, lines: list[int] | None = None) -> list[CaseResult | None]:
+    """The results again; given `lines` (one per result), each placed on its line as it is
+    built (`CaseResult.at`), which costs nothing more."""
     data, kinds = encoded
-    return [None if flat is None else _case_of(flat, kinds) for flat in marshal.loads(data)]
+    flats = marshal.loads(data)
+    return [None if flat is None else _case_of(flat, kinds, line)
+            for flat, line in zip(flats, lines or [0] * len(flats), strict=True)]
 
 
 def _span(span: Span | None) -> Flat:
@@ -60,25 +65,28 @@ def _span(span: Span | None) -> Flat:
     return a, b, c, d
 
 
-def _span_of(flat: Flat) -> Span:
+def _span_of(flat: Flat, line: int) -> Span:
     a, b, c, d = flat
-    span: Span = _new(Span, (_new(Position, (a, b)), _new(Position, (c, d))))
+    span: Span = _new(Span, (_new(Position, (a + line, b)), _new(Position, (c + line, d))))
     return span
 
 
-def _maybe_span_of(flat: Flat) -> Span | None:
-    return None if flat is None else _span_of(flat)
+def _maybe_span_of(flat: Flat, line: int) -> Span | None:
+    return None if flat is None else _span_of(flat, line)
 
 
 def _case(result: CaseResult, kinds: list[Kind]) -> Flat:
+    if result.line:  # the worker sends results as read, from line 0
+        raise _Unfit
     return (tuple(_finding(f) for f in result.findings), _summary(result.summary),
             _reference(result.reference, kinds), result.id_node_text, _span(result.id_span))
 
 
-def _case_of(flat: Flat, kinds: list[Kind]) -> CaseResult:
+def _case_of(flat: Flat, kinds: list[Kind], line: int) -> CaseResult:
     findings, summary, reference, id_text, id_span = flat
-    return CaseResult(tuple(_finding_of(f) for f in findings), _summary_of(summary),
-                      _reference_of(reference, kinds), id_text, _maybe_span_of(id_span))
+    return CaseResult(tuple(_finding_of(f, line) for f in findings), _summary_of(summary, line),
+                      _reference_of(reference, kinds, line), id_text,
+                      _maybe_span_of(id_span, line), line)
 
 
 def _finding(finding: Finding) -> Flat:
@@ -92,13 +100,15 @@ def _finding(finding: Finding) -> Flat:
             related, fixes, dict(data) if data else None)
 
 
-def _finding_of(flat: Flat) -> Finding:
+def _finding_of(flat: Flat, line: int) -> Finding:
+    """As `Finding.shifted` moves one: a related place in another file stays where it is."""
     code, message, span, severity, related, fixes, data = flat
     return Finding(
-        code, message, _span_of(span), _SEVERITIES[severity],
-        tuple(Related(path, _span_of(s), text) for path, s, text in related) if related else (),
-        tuple(Fix(title, tuple(TextEdit(_span_of(s), new) for s, new in edits), preferred,
-                  _SAFETIES[safety]) for title, edits, preferred, safety in fixes)
+        code, message, _span_of(span, line), _SEVERITIES[severity],
+        tuple(Related(path, _span_of(s, line if path is None else 0), text)
+              for path, s, text in related) if related else (),
+        tuple(Fix(title, tuple(TextEdit(_span_of(s, line), new) for s, new in edits),
+                  preferred, _SAFETIES[safety]) for title, edits, preferred, safety in fixes)
         if fixes else (),
         data if data is not None else {})
 
@@ -108,10 +118,10 @@ def _summary(summary: CaseSummary) -> Flat:
             _span(summary.bundle_span), summary.detail)
 
 
-def _summary_of(flat: Flat) -> CaseSummary:
+def _summary_of(flat: Flat, line: int) -> CaseSummary:
     case_id, span, id_span, bundle, bundle_span, detail = flat
-    return CaseSummary(case_id, _span_of(span), _maybe_span_of(id_span), bundle,
-                       _maybe_span_of(bundle_span), detail)
+    return CaseSummary(case_id, _span_of(span, line), _maybe_span_of(id_span, line), bundle,
+                       _maybe_span_of(bundle_span, line), detail)
 
 
 def _reference(reference: Reference | None, kinds: list[Kind]) -> Flat:
@@ -127,9 +137,9 @@ def _reference(reference: Reference | None, kinds: list[Kind]) -> Flat:
             None if pin is None else (pin.text, pin.major, pin.minor, pin.patch, pin.prerelease))
 
 
-def _reference_of(flat: Flat, kinds: list[Kind]) -> Reference | None:
+def _reference_of(flat: Flat, kinds: list[Kind], line: int) -> Reference | None:
     if flat is None:
         return None
     target, raw, span, origin, owner, ref_id, pin = flat
-    return Reference(kinds[target], raw, _span_of(span), origin, owner, ref_id,
+    return Reference(kinds[target], raw, _span_of(span, line), origin, owner, ref_id,
                      None if pin is None else Pin(*pin))

@@ -19,7 +19,7 @@ from evalyaml.syntax.lazyre import lazy_re
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from evalyaml.core.incremental import CaseMapper, CaseResult
+    from evalyaml.core.incremental import CaseResult
     from evalyaml.core.options import Options
 
 
@@ -60,9 +60,10 @@ FORMATS: tuple[Format, ...] = (
     lmeval.FORMAT,
 )
 FALLBACK: Format = FORMATS[0]
-ANALYZE_ITEMS: CaseMapper = _contract_cases
+ANALYZE_ITEMS: Callable[[list[str], Options], list[CaseResult | None]] = _contract_cases
 """The per-item analysis the CLI's and the server's process pools run (`evalyaml.parallel`):
-the contract's dataset cases, the one kind of item analysed in worker processes today."""
+the contract's dataset cases, the one kind of item analysed in worker processes today. Each
+result is read from line 0 of its item; the pools place them (`core.incremental.CaseMapper`)."""
 ITEMS_KEY: Callable[[Options], str] = _contract_items_key
 """What those items' findings read of the options: two maps agree when their keys do."""
 ITEM_TEXTS: Callable[[str, str | None], list[str] | None] = _contract_item_texts

@@ -352,8 +352,12 @@ def serve_stdio(load: Callable[[], Callable[[BinaryIO, BinaryIO], int]],
             answered = _answer(stdout, message)
     else:
         frames = FrameReader(fd)
-        answered = _answer(stdout, frames.next(3600.0, lambda: True))
+        first = frames.next(3600.0, lambda: True)
+        answered = _answer(stdout, first)
         if peek is not None:
+            if first is not None:
+                with contextlib.suppress(Exception):
+                    peek.message(first)
             _peek_while(thread, frames, peek)
         replay = bytes(frames.consumed)
     thread.join()

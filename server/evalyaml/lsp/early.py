@@ -3,8 +3,11 @@
 An editor restoring its tabs sends their `didOpen` right after `initialized`, while the server
 is still importing pygls and lsprotocol (about a second, on one core: the bootstrap answers
 `initialize` meanwhile, `bootstrap.serve_stdio`). The other core has nothing to do then. So the
-bootstrap shows this module (a `bootstrap.Peek`) each message it reads in that second: a large
-message's header starts the case worker (`coming`), and a `didOpen` of a contract dataset
+bootstrap shows this module (a `bootstrap.Peek`) each message it reads in that second. A
+workspace with a large YAML file near its roots starts the case worker at `initialize`
+(`_holds_large_yaml`: a spawned worker needs half a second to import and warm up, which the
+indexer would start for that file anyway, only later); a large message's header starts it
+too (`coming`), and a `didOpen` of a contract dataset
 large enough for it (`LARGE_TEXT`) sends it the document's cases (`message`,
 `CasePool.prefetch`), from the end, as the engine would. When the engine
 gets the document it runs its usual analysis; the shares the worker has done or started by then
@@ -39,8 +42,19 @@ cases); after analysing one, the engine keeps the collector off its results."""
 PREPARE_WAIT = 1.0
 """Seconds to wait for `prepare` before letting a document go (the engine still has it)."""
 
+SCAN_ENTRIES = 2_000
+"""Directory entries `_holds_large_yaml` reads at most: a few milliseconds of the main thread
+while the server is imported, and a tree this size is usually an eval workspace's top."""
+
+SKIPPED = frozenset({"node_modules", "venv", "env", "__pycache__", "build", "dist",
+                     "site-packages"})
+"""Directories never looked into for a large dataset, nor are those whose name starts with a
+dot: the default excludes (`config.DEFAULT_EXCLUDE`), written out because the main thread
+imports nothing of evalyaml's while the server is imported."""
+
 log = logging.getLogger(__name__)
 _prepared = threading.Event()
+_expected = threading.Event()  # a large YAML file is in the workspace: start the worker early
 _lock = threading.Lock()
 _pools: list[CasePool] = []  # the one pool, once made
 
@@ -64,10 +78,14 @@ def prepare() -> None:
     from evalyaml.core.options import Options
     from evalyaml.formats import ITEM_TEXTS, ITEMS_KEY
 
+    pool = case_pool()
+    if _expected.is_set():
+        pool.start()  # as early as it can be: the item hooks below take a while to load
     ITEMS_KEY(Options())
     ITEM_TEXTS("questions: []\n", None)
-    case_pool()
     _prepared.set()
+    if _expected.is_set():  # set by `message` after the look above, before `_prepared`
+        pool.start()
 
 
 def coming(length: int) -> None:
@@ -78,10 +96,17 @@ def coming(length: int) -> None:
 
 
 def message(message: dict[str, Any]) -> None:
-    """Start the case worker on a large dataset the client opens (main thread, see above)."""
-    if message.get("method") != "textDocument/didOpen":
+    """Start the case worker for a workspace with a large YAML file, or on a large dataset the
+    client opens (main thread, see above)."""
+    method, params = message.get("method"), message.get("params")
+    if method == "initialize" and isinstance(params, dict):
+        if _holds_large_yaml(_roots(params)):
+            _expected.set()
+            if _prepared.is_set():
+                case_pool().start()
         return
-    params = message.get("params")
+    if method != "textDocument/didOpen":
+        return
     document = params.get("textDocument") if isinstance(params, dict) else None
     if not isinstance(document, dict):
         return
@@ -105,3 +130,49 @@ def _path_of(uri: str) -> str | None:
     """A `file:` URI's path (what detection reads of it); None for another scheme."""
     parts = urlsplit(uri)
     return unquote(parts.path) if parts.scheme == "file" else None
+
+
+def _roots(params: dict[str, Any]) -> list[str]:
+    """The workspace's root directories, as `initialize` names them (the folders, else the
+    root URI, else the root path)."""
+    folders = params.get("workspaceFolders")
+    if isinstance(folders, list):
+        paths = [_path_of(f["uri"]) for f in folders
+                 if isinstance(f, dict) and isinstance(f.get("uri"), str)]
+        return [p for p in paths if p]
+    uri = params.get("rootUri")
+    if isinstance(uri, str):
+        path = _path_of(uri)
+        return [path] if path else []
+    root = params.get("rootPath")
+    return [root] if isinstance(root, str) else []
+
+
+def _holds_large_yaml(roots: list[str]) -> bool:
+    """Whether a YAML file larger than `LARGE_TEXT` bytes lies among the first `SCAN_ENTRIES`
+    entries of the roots, read breadth first (symbolic links not followed). A guess, both
+    ways: a miss leaves the worker to start as before, a file that is no dataset costs a
+    worker the indexer starts all the same (`lsp.index.index_workers`)."""
+    import os
+
+    waiting, seen = list(roots), 0
+    while waiting and seen < SCAN_ENTRIES:
+        folder = waiting.pop(0)
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    seen += 1
+                    if seen > SCAN_ENTRIES:
+                        return False
+                    name = entry.name
+                    if name.startswith(".") or name in SKIPPED:
+                        continue
+                    if entry.is_dir(follow_symlinks=False):
+                        waiting.append(entry.path)
+                    elif name.endswith((".yaml", ".yml")) and \
+                            entry.is_file(follow_symlinks=False) and \
+                            entry.stat(follow_symlinks=False).st_size > LARGE_TEXT:
+                        return True
+        except OSError:
+            continue
+    return False

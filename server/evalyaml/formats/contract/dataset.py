@@ -147,8 +147,9 @@ def _all_cases(text: str, split: DatasetSplit, options: Options, cache: CaseCach
                mapper: CaseMapper | None, *, fingerprint: str
                ) -> list[tuple[CaseResult, PlacedCase]]:
     segments = list(split.items)
-    first_pass = _first_pass([text[s.start : s.end] for s in segments], options, fingerprint,
-                             cache, mapper or analyze_case_texts)
+    first_pass = _first_pass([text[s.start : s.end] for s in segments],
+                             [s.line for s in segments], options, fingerprint=fingerprint,
+                             cache=cache, mapper=mapper or _in_turn)
     cases: list[tuple[CaseResult, PlacedCase]] = []
     index = 0
     while index < len(segments):
@@ -205,14 +206,20 @@ def _analyze_skeleton(skeleton_text: str, options: Options) -> tuple[Finding, ..
     return tuple(sink.findings)
 
 
-def _first_pass(texts: list[str], options: Options, fingerprint: str, cache: CaseCache | None,
-                mapper: CaseMapper) -> list[CaseResult | None]:
+def _in_turn(texts: list[str], options: Options, lines: list[int]) -> list[CaseResult | None]:
+    """The default `CaseMapper`: one case after another, each read from line 0 (placing them
+    here or later costs the same)."""
+    return analyze_case_texts(texts, options)
+
+
+def _first_pass(texts: list[str], lines: list[int], options: Options, *, fingerprint: str,
+                cache: CaseCache | None, mapper: CaseMapper) -> list[CaseResult | None]:
     """Each case from the cache when its text is unchanged, the rest through `mapper`."""
     keys = [(t, fingerprint) for t in texts]
     found: list[CaseResult | None] = [cache.get(k) for k in keys] if cache else [None] * len(texts)
     missing = [i for i, r in enumerate(found) if r is None]
     if missing:
-        fresh = mapper([texts[i] for i in missing], options)
+        fresh = mapper([texts[i] for i in missing], options, [lines[i] for i in missing])
         for i, result in zip(missing, fresh, strict=True):
             found[i] = result
             if result is not None and cache is not None:
