@@ -7,7 +7,8 @@ items, <= 20 ms at 1,000).
 Each file is opened once (`analyze_text` with a fresh `CaseCache`, as the language server keeps
 one per open document; a file the workspace adopts, such as a promptfoo tests file, analysed
 with the kind the index gives it), then the edit is toggled in its middle item and the analysis
-timed, median of `--runs`. Cross-file checks are not included. Every shape is generated clean,
+timed, median of `--runs`; then the same with a blank line added after that line (the Enter
+key: every item below moves). Cross-file checks are not included. Every shape is generated clean,
 so what is timed is the edit's cost, not the findings'; the edit adds one or two findings.
 
 Usage: python bench/items_bench.py [--sizes 1000 10000] [--runs 7] [--shapes NAME ...]
@@ -216,9 +217,22 @@ SHAPES = [
 ]
 
 
+def line_added(text: str, good: str) -> str:
+    """A blank line (the Enter key) after the line of `good`'s middle occurrence: every item
+    below moves down a line."""
+    starts = []
+    at = text.find(good)
+    while at >= 0:
+        starts.append(at)
+        at = text.find(good, at + 1)
+    end = text.index("\n", starts[len(starts) // 2]) + 1
+    return text[:end] + "\n" + text[end:]
+
+
 def measure(text: str, path: str, root: Path, edit: tuple[str, str], kind: Kind | None, *,
-            runs: int) -> tuple[float, float, int, str]:
-    """(open ms, median edit ms, findings the edit added, the kind analysed)."""
+            runs: int) -> tuple[float, float, int, str, float]:
+    """(open ms, median edit ms, findings the edit added, the kind analysed, median ms of a
+    blank line added and taken away again)."""
     options = Options(root=str(root))
     cache = CaseCache()
     started = time.perf_counter()
@@ -235,7 +249,14 @@ def measure(text: str, path: str, root: Path, edit: tuple[str, str], kind: Kind 
         if run % 2 == 0:
             findings = len(result.findings) - len(opened_result.findings)
     kind_name = str(getattr(opened_result.kind, "value", opened_result.kind))
-    return opened, statistics.median(times), findings, kind_name
+    longer = line_added(text, edit[0])
+    moved = []
+    for run in range(runs):
+        current = longer if run % 2 == 0 else text
+        started = time.perf_counter()
+        analyze_text(current, path, options, cache, forced_kind=kind)
+        moved.append((time.perf_counter() - started) * 1000)
+    return opened, statistics.median(times), findings, kind_name, statistics.median(moved)
 
 
 def main() -> None:
@@ -248,8 +269,8 @@ def main() -> None:
     shapes = [s for s in SHAPES if args.shapes is None or
               any(word in s.name for word in args.shapes)]
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print("| shape | items | kind | open | edit | x contract | new findings |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("| shape | items | kind | open | edit | x contract | new findings | line added |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for size in args.sizes:
         with tempfile.TemporaryDirectory() as folder:
             root = Path(folder)
@@ -259,7 +280,7 @@ def main() -> None:
             ct = measure(contract.read_text("utf-8"), str(contract), root / "contract",
                          ("    criteria:", "    critera:"), None, runs=args.runs)
             print(f"| contract dataset (YAML) | {size:,} | {ct[3]} | {ct[0]:,.0f} ms | "
-                  f"{ct[1]:,.1f} ms | 1.0 | {ct[2]} |", flush=True)
+                  f"{ct[1]:,.1f} ms | 1.0 | {ct[2]} | {ct[4]:,.1f} ms |", flush=True)
             for shape in shapes:
                 path = root / shape.path
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -269,7 +290,8 @@ def main() -> None:
                               root / shape.path.split("/")[0], shape.edit,
                               shape.kind() if shape.kind else None, runs=args.runs)
                 print(f"| {shape.name} | {size:,} | {got[3]} | {got[0]:,.0f} ms | "
-                      f"{got[1]:,.1f} ms | {got[1] / ct[1]:.1f} | {got[2]} |", flush=True)
+                      f"{got[1]:,.1f} ms | {got[1] / ct[1]:.1f} | {got[2]} | "
+                      f"{got[4]:,.1f} ms |", flush=True)
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
