@@ -11,12 +11,13 @@ timed, median of `--runs`; then the same with a blank line added after that line
 key: every item below moves). Cross-file checks are not included. Every shape is generated clean,
 so what is timed is the edit's cost, not the findings'; the edit adds one or two findings.
 
-Usage: python bench/items_bench.py [--sizes 1000 10000] [--runs 7] [--shapes NAME ...]
+Usage: python bench/items_bench.py [--sizes 1000 10000] [--runs 7] [--shapes NAME ...] [--gc]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import statistics
@@ -30,6 +31,7 @@ from pathlib import Path
 
 from evalyaml.core.incremental import CaseCache
 from evalyaml.core.kinds import Kind
+from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
 from evalyaml.dispatch import analyze_text
 
@@ -229,8 +231,21 @@ def line_added(text: str, good: str) -> str:
     return text[:end] + "\n" + text[end:]
 
 
+def _timed(text: str, path: str, options: Options, cache: CaseCache, kind: Kind | None, *,
+           collect: bool) -> tuple[float, FileAnalysis]:
+    """(ms, result) of one analysis, the collector off during it unless `collect` (`--gc`)."""
+    if not collect:
+        gc.disable()
+    try:
+        started = time.perf_counter()
+        result = analyze_text(text, path, options, cache, forced_kind=kind)
+        return (time.perf_counter() - started) * 1000, result
+    finally:
+        gc.enable()
+
+
 def measure(text: str, path: str, root: Path, edit: tuple[str, str], kind: Kind | None, *,
-            runs: int) -> tuple[float, float, int, str, float]:
+            runs: int, collect: bool) -> tuple[float, float, int, str, float]:
     """(open ms, median edit ms, findings the edit added, the kind analysed, median ms of a
     blank line added and taken away again)."""
     options = Options(root=str(root))
@@ -243,9 +258,8 @@ def measure(text: str, path: str, root: Path, edit: tuple[str, str], kind: Kind 
     findings = 0
     for run in range(runs):
         current = edited if run % 2 == 0 else text
-        started = time.perf_counter()
-        result = analyze_text(current, path, options, cache, forced_kind=kind)
-        times.append((time.perf_counter() - started) * 1000)
+        took, result = _timed(current, path, options, cache, kind, collect=collect)
+        times.append(took)
         if run % 2 == 0:
             findings = len(result.findings) - len(opened_result.findings)
     kind_name = str(getattr(opened_result.kind, "value", opened_result.kind))
@@ -253,9 +267,7 @@ def measure(text: str, path: str, root: Path, edit: tuple[str, str], kind: Kind 
     moved = []
     for run in range(runs):
         current = longer if run % 2 == 0 else text
-        started = time.perf_counter()
-        analyze_text(current, path, options, cache, forced_kind=kind)
-        moved.append((time.perf_counter() - started) * 1000)
+        moved.append(_timed(current, path, options, cache, kind, collect=collect)[0])
     return opened, statistics.median(times), findings, kind_name, statistics.median(moved)
 
 
@@ -265,10 +277,13 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--shapes", nargs="*", default=None,
                         help="substrings of the shapes' names (default: all)")
+    parser.add_argument("--gc", action="store_true",
+                        help="leave the garbage collector on during each timed analysis")
     args = parser.parse_args()
     shapes = [s for s in SHAPES if args.shapes is None or
               any(word in s.name for word in args.shapes)]
-    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+          f"garbage collector {'on' if args.gc else 'off'} during each timed analysis")
     print("| shape | items | kind | open | edit | x contract | new findings | line added |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for size in args.sizes:
@@ -278,7 +293,7 @@ def main() -> None:
                            capture_output=True)
             contract = root / "contract" / "datasets" / "big.yaml"
             ct = measure(contract.read_text("utf-8"), str(contract), root / "contract",
-                         ("    criteria:", "    critera:"), None, runs=args.runs)
+                         ("    criteria:", "    critera:"), None, runs=args.runs, collect=args.gc)
             print(f"| contract dataset (YAML) | {size:,} | {ct[3]} | {ct[0]:,.0f} ms | "
                   f"{ct[1]:,.1f} ms | 1.0 | {ct[2]} | {ct[4]:,.1f} ms |", flush=True)
             for shape in shapes:
@@ -288,7 +303,7 @@ def main() -> None:
                     path.write_text(shape.text(size), encoding="utf-8")
                 got = measure(path.read_text("utf-8"), str(path),
                               root / shape.path.split("/")[0], shape.edit,
-                              shape.kind() if shape.kind else None, runs=args.runs)
+                              shape.kind() if shape.kind else None, runs=args.runs, collect=args.gc)
                 print(f"| {shape.name} | {size:,} | {got[3]} | {got[0]:,.0f} ms | "
                       f"{got[1]:,.1f} ms | {got[1] / ct[1]:.1f} | {got[2]} | "
                       f"{got[4]:,.1f} ms |", flush=True)

@@ -224,9 +224,10 @@ class _Run(Generic[R, P]):
         if result is None:
             return None
         after = last.items[index + 1 :]
-        if line_delta:
-            after = [(r, self.placed(r, split.items[index + 1 + i].line))
-                     for i, (r, _) in enumerate(after)]
+        if line_delta:  # every item below moves (the Enter key): the cheapest loop there is
+            placed = self.placed
+            after = [(r, placed(r, below.line))
+                     for (r, _), below in zip(after, split.items[index + 1 :], strict=True)]
         self.state.incremental += 1
         return [*last.items[:index], (result, self.placed(result, segment.line)), *after]
 
@@ -263,7 +264,10 @@ class _Run(Generic[R, P]):
         known = self.state._placed.get(id(result))
         if known is not None and known[0] is result and known[1] == line:
             return known[2]
-        placed: Item[object] = Item(tuple(f.shifted(line) for f in result.findings),
+        findings = result.findings  # most items have none: no generator, no tuple
+        if findings:
+            findings = tuple([f.shifted(line) for f in findings])
+        placed: Item[object] = Item(findings,
                                     self.rules.shift(result.facts, line),  # type: ignore[arg-type]
                                     result.by_index)
         self.state._placed[id(result)] = (result, line, placed)

@@ -35,6 +35,7 @@ from evalyaml.formats.agentv.suite import (
     duplicate_ids,
 )
 from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.record import replace as moved  # records: without `dataclasses`' checks
 from evalyaml.syntax.text import LineIndex, Span
 from evalyaml.syntax.tree import Mapping
 from evalyaml.syntax.yaml.parse import parse_lone_item, parse_text
@@ -53,12 +54,19 @@ class TestFacts:
     file_refs: tuple[FileRef, ...]  # of `refs`, resolved once per test text
 
     def shifted(self, lines: int) -> TestFacts:
-        return TestFacts(
-            tuple(replace(r, span=r.span.shifted(lines)) for r in self.refs),
-            tuple((i, s.shifted(lines)) for i, s in self.test_ids),
-            tuple(replace(d, span=d.span.shifted(lines)) for d in self.depends),
-            tuple(c.shifted(lines) for c in self.cases),
-            tuple(replace(f, span=f.span.shifted(lines)) for f in self.file_refs))
+        """Every test below a line added is moved on each Enter: list comprehensions, and no
+        copy of what a test most often lacks (references, dependencies)."""
+        if not lines:
+            return self
+        refs, depends, file_refs = self.refs, self.depends, self.file_refs
+        if refs:
+            refs = tuple([moved(r, span=r.span.shifted(lines)) for r in refs])
+        if depends:
+            depends = tuple([moved(d, span=d.span.shifted(lines)) for d in depends])
+        if file_refs:
+            file_refs = tuple([moved(f, span=f.span.shifted(lines)) for f in file_refs])
+        return TestFacts(refs, tuple([(i, s.shifted(lines)) for i, s in self.test_ids]),
+                         depends, tuple([c.shifted(lines) for c in self.cases]), file_refs)
 
 
 class TestRules:
@@ -167,11 +175,18 @@ class _Sums:
                 return last.spliced(changed[0], items)
             if not changed:
                 return last
-        facts = [item.facts for item in items]
-        return _Sums(items, [[len(getattr(f, name)) for f in facts] for name in _FIELDS],
-                     [list(itertools.chain.from_iterable(getattr(f, name) for f in facts))
-                      for name in _FIELDS],
-                     [item.findings for item in items if item.findings])
+            return last.rejoined(changed[0], items)  # a line added: every test below moved
+        return _Sums([], [[] for _ in _FIELDS], [[] for _ in _FIELDS], []).rejoined(0, items)
+
+    def rejoined(self, first: int, items: list[Item[TestFacts]]) -> _Sums:
+        """The lists kept above the test `first`, gathered again from there."""
+        facts = [item.facts for item in items[first:]]
+        counts, lists = [], []
+        for name, count, joined in zip(_FIELDS, self.counts, self.lists, strict=True):
+            parts = list(map(operator.attrgetter(name), facts))
+            counts.append([*count[:first], *map(len, parts)])
+            lists.append([*joined[: sum(count[:first])], *itertools.chain.from_iterable(parts)])
+        return _Sums(items, counts, lists, [item.findings for item in items if item.findings])
 
     def spliced(self, index: int, items: list[Item[TestFacts]]) -> _Sums:
         new = items[index].facts

@@ -51,15 +51,33 @@ class TestItem:
     cases: tuple[CaseSummary, ...]
 
     def shifted(self, lines: int) -> TestItem:
-        return TestItem(tuple(replace(r, span=r.span.shifted(lines)) for r in self.refs),
-                        tuple(_shift_test(t, lambda s: s.shifted(lines)) for t in self.tests),
-                        tuple(c.shifted(lines) for c in self.cases))
+        """Every test below a line added is moved on each Enter: no `dataclasses.replace`, no
+        closure per span, no copy of what a test most often lacks (references)."""
+        if not lines:
+            return self
+        refs = self.refs
+        if refs:
+            refs = tuple([replace(r, span=r.span.shifted(lines)) for r in refs])
+        return TestItem(refs, tuple([_moved_test(t, lines) for t in self.tests]),
+                        tuple([c.shifted(lines) for c in self.cases]))
 
 
 @dataclass(frozen=True, slots=True)
 class RootFacts:
     facts: ConfigFacts
     tests_key: Span | None
+
+
+def _moved_test(test: TestFacts, lines: int) -> TestFacts:
+    """`_shift_test` with every span moved `lines` down, built by the constructor (every field
+    named: `tests/formats/promptfoo/test_bytest_shift.py` holds it to `_shift_test`)."""
+    found = test.vars
+    return TestFacts(
+        span=test.span.shifted(lines), label=test.label,
+        vars=None if found is None else {n: s.shifted(lines) for n, s in found.items()},
+        asserted=test.asserted, prompt_filter=test.prompt_filter, empty=test.empty,
+        scenario_vars=[None if v is None else {n: s.shifted(lines) for n, s in v.items()}
+                       for v in test.scenario_vars])
 
 
 def _shift_test(test: TestFacts, move: Callable[[Span], Span]) -> TestFacts:
