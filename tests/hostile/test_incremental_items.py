@@ -396,3 +396,65 @@ def test_edits_inside_one_item_of_a_json_array_re_read_that_item_alone() -> None
         assert state.checked == checked + 1
         assert _whole_keys(kept) == _whole_keys(analyze(text, path, options, None, True))
     assert {f.code for f in kept.findings} >= {"EYPF001", "EYPF004", "EYPF018"}
+
+
+def _line_ends(text: str) -> list[int]:
+    """The offset of every line break's start (before a CR of a CRLF)."""
+    ends, at = [], text.find("\n")
+    while at >= 0:
+        ends.append(at - 1 if at and text[at - 1] == "\r" else at)
+        at = text.find("\n", at + 1)
+    return ends
+
+
+@pytest.mark.parametrize("crlf", [False, True], ids=["lf", "crlf"])
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_lines_typed_and_removed_anywhere_equal_the_whole_file(shape: str, crlf: bool) -> None:
+    """The Enter key at the end of every line in turn (every item below moves a line down),
+    then a second one there (two lines), then both taken away again, with the document's cache
+    across all of it: after each, what one pass over the whole file says, positions and all."""
+    from evalyaml.core.incremental import CaseCache
+    from evalyaml.core.options import Options
+
+    rel, make, analyze = SHAPES[shape]
+    options = Options(today=date.fromisoformat(TODAY), root=str(EXAMPLES))
+    path = str(EXAMPLES / rel)
+    text = make().replace("\n", "\r\n") if crlf else make()
+    brk = "\r\n" if crlf else "\n"
+    cache = CaseCache()
+    analyze(text, path, options, cache, False)
+    for end in _line_ends(text):
+        for typed in (text[:end] + brk + text[end:], text[:end] + brk + brk + text[end:],
+                      text[:end] + brk + text[end:], text):
+            expected = _whole_keys(analyze(typed, path, options, None, True))
+            assert _whole_keys(analyze(typed, path, options, cache, False)) == expected, typed
+
+
+@pytest.mark.parametrize("file", ["agentv/evals/support.eval.yaml",
+                                  "padosoft/eval/golden/support_faq.yml"])
+def test_lines_typed_in_a_suite_or_dataset_equal_the_whole_file(file: str) -> None:
+    """As above, for the files `test_incremental_core` edits at random (AgentV suites, Padosoft
+    datasets): a line typed and taken away at the end of every line."""
+    from evalyaml.core.incremental import CaseCache
+    from evalyaml.core.options import Options
+    from evalyaml.formats import agentv, claim, padosoft
+    from evalyaml.formats.base import Claim
+    from evalyaml.formats.padosoft.analyze import analyze_whole
+
+    options = Options(today=date.fromisoformat(TODAY), root=str(EXAMPLES))
+    path = str(EXAMPLES / file)
+    text = (EXAMPLES / file).read_text("utf-8")
+    cache = CaseCache()
+    for end in _line_ends(text):
+        for typed in (text[:end] + "\n" + text[end:], text[:end] + "\n\n" + text[end:], text):
+            verdict = claim(typed, path, options.root)
+            kind = verdict.kind if isinstance(verdict, Claim) else None
+            if kind is padosoft.DATASET:
+                whole = analyze_whole(typed, path, kind, options)
+                fmt: Any = padosoft.FORMAT
+            else:
+                assert kind is agentv.SUITE
+                whole = agentv.FORMAT.analyze(typed, path, kind, options, whole=True)
+                fmt = agentv.FORMAT
+            got = fmt.analyze(typed, path, kind, options, cache=cache)
+            assert _whole_keys(got) == _whole_keys(whole), typed
