@@ -1,5 +1,5 @@
 """A CSV test table record by record (`syntax.rowchecks`): where every record is one line
-(no line break inside a quoted cell, no CR, no empty or blank line), each record's findings
+(no line break inside a quoted cell, no CR, no line of only spaces), each record's findings
 come from its own line, cached by its text and the header's names, so a keystroke in one row of
 10,000 re-checks that row instead of reading the whole table again. Any other table is read
 whole (`table.check_table`), which this must equal (`tests/hostile/test_incremental_items.py`).
@@ -14,10 +14,12 @@ from evalyaml.formats.promptfoo.table import check_header, check_record
 from evalyaml.syntax.csv import read_csv
 from evalyaml.syntax.lines import LineResult
 from evalyaml.syntax.rowchecks import RowState, analyze_rows
-from evalyaml.syntax.text import LineIndex
+from evalyaml.syntax.text import LineIndex, Span
 
 STATE = "promptfoo-table-rows"
-_BLANK_LINE = re.compile(r"^[ \t]*$", re.MULTILINE)
+# A line of only spaces or tabs is one record of one field to csv-parse, but no row to
+# `analyze_rows`: such a table is read whole. An empty line is no record to either.
+_SPACES_LINE = re.compile(r"^[ \t]+$", re.MULTILINE)
 
 
 class Records:
@@ -51,8 +53,7 @@ class Records:
 def table_by_record(text: str, strict: bool, state: RowState[bool] | None
                     ) -> list[Finding] | None:
     """The table's findings record by record; None when it must be read whole."""
-    body_end = len(text) - 1 if text.endswith("\n") else len(text)
-    if not text or "\r" in text or _BLANK_LINE.search(text, 0, body_end):
+    if not text or "\r" in text or _SPACES_LINE.search(text):
         return None
     head = read_csv(text[: text.find("\n")] if "\n" in text else text)
     if head.error is not None or len(head.rows) != 1:
@@ -61,4 +62,20 @@ def table_by_record(text: str, strict: bool, state: RowState[bool] | None
     rows = analyze_rows(text, Records(names, strict), state)
     if not all(row.facts for row in rows):
         return None
-    return [finding for row in rows for finding in row.findings]
+    found = [finding for row in rows[1:] for finding in row.findings]
+    if "\n\n" in text.rstrip("\n"):
+        found[:0] = _empty_lines(text.rstrip("\n"), len(names), strict)
+    return [*rows[0].findings, *found]
+
+
+def _empty_lines(body: str, width: int, strict: bool) -> list[Finding]:
+    """`check_table`'s finding for each empty line between the header and the last record
+    (the Enter key typed in a table: the rows below it keep their results, moved)."""
+    sink = FindingSink(strict=strict)
+    at = body.find("\n\n")
+    while at >= 0:
+        line = body.count("\n", 0, at + 1)
+        sink.add("EYPF021", f"an empty line: csv-parse fails with \"Invalid Record Length: "
+                 f"columns length is {width}, got 1 on line {line + 1}\"", Span.point(line, 0))
+        at = body.find("\n\n", at + 1)
+    return sink.findings
