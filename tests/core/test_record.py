@@ -169,3 +169,35 @@ def test_a_recursive_record_repr_stops() -> None:
     point.items.append(point)
     assert repr(point) == ("plain_body.<locals>.Point(x=1, y='a', tags=(), items=[...], "
                            "cache={}, hidden=7)")
+
+
+def test_respanned_is_replace_of_the_span() -> None:
+    """`respanned` (the cheap copy that moves an item's references) gives what `replace(...,
+    span=)` gives, for frozen and mutable records and for classes it does not know."""
+    from evalyaml.core.model import CaseSummary, FileRef
+    from evalyaml.formats.agentv.suitefacts import SuiteRef
+    from evalyaml.syntax.text import Span
+
+    moved = Span.point(9, 2)
+    ref = SuiteRef("prompt", "p.md", Span.point(1, 2), "'", "file://p.md", {"id": "a"})
+    file_ref = FileRef(Span.point(1, 2), ("/w/p.md",), None, True)
+
+    @dataclass(frozen=True, slots=True)
+    class Plain:
+        span: Span
+        name: str = "x"
+
+    for value in (ref, file_ref, Plain(Span.point(1, 2), "y")):
+        got = ours.respanned(value, moved)
+        assert type(got) is type(value)
+        assert got == replace(value, span=moved)
+        assert got.span is moved
+    assert ours.respanned(CaseSummary("a", Span.point(1, 0), None), moved) == \
+        CaseSummary("a", moved, None)
+
+    @record
+    class Named:
+        name: str
+
+    with pytest.raises(TypeError):  # no `span` field: `replace`'s own error
+        ours.respanned(Named("a"), moved)

@@ -46,6 +46,12 @@ class Span(NamedTuple):
         return self.start <= pos <= self.end
 
     @staticmethod
+    def on_line(line: int, start: int, end: int) -> Span:
+        """Characters `start` to `end` of `line`, built at C speed: a JSONL file's rows are
+        placed anew, every one below, when a line is added above them."""
+        return _new(Span, (_new(Position, (line, start)), _new(Position, (line, end))))
+
+    @staticmethod
     def point(line: int, character: int) -> Span:
         p = Position(line, character)
         return Span(p, p)

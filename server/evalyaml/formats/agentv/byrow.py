@@ -7,7 +7,6 @@ before: what row by row must equal (`tests/hostile/test_incremental_core.py`).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from evalyaml.core.findings import FindingSink
@@ -18,6 +17,7 @@ from evalyaml.formats.agentv.suitefacts import SuiteFacts
 from evalyaml.syntax.jsonl import not_an_object, parse_jsonl, parse_lone_row, require_objects
 from evalyaml.syntax.lines import LineResult
 from evalyaml.syntax.parsed import ParsedText
+from evalyaml.syntax.record import respanned
 from evalyaml.syntax.rowchecks import RowState, analyze_rows
 from evalyaml.syntax.text import LineIndex
 from evalyaml.syntax.tree import Mapping
@@ -54,8 +54,8 @@ class CaseRows:
 
     def shift(self, facts: RowFacts, lines: int) -> RowFacts:
         refs, cases = facts
-        return (tuple(replace(r, span=r.span.shifted(lines)) for r in refs),
-                tuple(c.shifted(lines) for c in cases))
+        return (tuple([respanned(r, r.span.shifted(lines)) for r in refs]) if refs else refs,
+                tuple([c.shifted(lines) for c in cases]))
 
 
 def cases_jsonl(text: str, sink: FindingSink, result: FileAnalysis, cache: CaseCache | None,

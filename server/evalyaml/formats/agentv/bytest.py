@@ -35,7 +35,7 @@ from evalyaml.formats.agentv.suite import (
     duplicate_ids,
 )
 from evalyaml.syntax.parsed import ParsedText
-from evalyaml.syntax.record import replace as moved  # records: without `dataclasses`' checks
+from evalyaml.syntax.record import respanned
 from evalyaml.syntax.text import LineIndex, Span
 from evalyaml.syntax.tree import Mapping
 from evalyaml.syntax.yaml.parse import parse_lone_item, parse_text
@@ -54,19 +54,32 @@ class TestFacts:
     file_refs: tuple[FileRef, ...]  # of `refs`, resolved once per test text
 
     def shifted(self, lines: int) -> TestFacts:
-        """Every test below a line added is moved on each Enter: list comprehensions, and no
-        copy of what a test most often lacks (references, dependencies)."""
+        """Every test below a line added is moved on each Enter: list comprehensions, no copy
+        of what a test most often lacks (dependencies), and a span two facts share (a ref and
+        its file ref, an id and its case's id) moved once."""
         if not lines:
             return self
+        moved: dict[int, Span] = {}
+
+        def move(span: Span) -> Span:
+            found = moved.get(id(span))
+            if found is None:
+                found = moved[id(span)] = span.shifted(lines)
+            return found
+
         refs, depends, file_refs = self.refs, self.depends, self.file_refs
         if refs:
-            refs = tuple([moved(r, span=r.span.shifted(lines)) for r in refs])
+            refs = tuple([respanned(r, move(r.span)) for r in refs])
         if depends:
-            depends = tuple([moved(d, span=d.span.shifted(lines)) for d in depends])
+            depends = tuple([respanned(d, d.span.shifted(lines)) for d in depends])
         if file_refs:
-            file_refs = tuple([moved(f, span=f.span.shifted(lines)) for f in file_refs])
-        return TestFacts(refs, tuple([(i, s.shifted(lines)) for i, s in self.test_ids]),
-                         depends, tuple([c.shifted(lines) for c in self.cases]), file_refs)
+            file_refs = tuple([respanned(f, move(f.span)) for f in file_refs])
+        test_ids = tuple([(i, move(s)) for i, s in self.test_ids])
+        cases = tuple([CaseSummary(c.id, c.span.shifted(lines),
+                                   None if c.id_span is None else move(c.id_span), c.bundle,
+                                   None if c.bundle_span is None else c.bundle_span.shifted(lines),
+                                   c.detail) for c in self.cases])
+        return TestFacts(refs, test_ids, depends, cases, file_refs)
 
 
 class TestRules:

@@ -169,8 +169,7 @@ def _rows_to_aggregate(path: str, checked: SamplesResult) -> list[Reference]:
     for value, places in checked.evaluation_ids.items():
         for index in range(0, len(places), 3):
             line, start, end = places[index], places[index + 1], places[index + 2]
-            references.append(Reference(AGGREGATE, value, Span(Position(line, start),
-                                                               Position(line, end)),
+            references.append(Reference(AGGREGATE, value, Span.on_line(line, start, end),
                                         "evaluation_id", "row", aggregate, None))
     return references
 

@@ -242,10 +242,9 @@ class _Collect:
             if known is not None and known[0] is facts:
                 case = known[1]
             else:
-                id_span = Span(Position(line, facts.id_cols[0]),
-                               Position(line, facts.id_cols[1])) if facts.id_cols else None
-                case = CaseSummary(facts.sample_id, Span(Position(line, 0),
-                                                         Position(line, facts.end)), id_span)
+                cols = facts.id_cols
+                case = CaseSummary(facts.sample_id, Span.on_line(line, 0, facts.end),
+                                   Span.on_line(line, cols[0], cols[1]) if cols else None)
             out.cases.append(case)
             if self.memo is not None:
                 self.memo[line] = (facts, case)
