@@ -91,8 +91,10 @@ class RowState(Generic[T]):
         known = self._placed.get(id(result))
         if known is not None and known[0] is result and known[1] == line:
             return known[2]
-        placed = LineResult(tuple(f.shifted(line) for f in result.findings),
-                            rules.shift(result.facts, line))
+        findings = result.findings  # most rows have none: no generator, no tuple
+        if findings:
+            findings = tuple([f.shifted(line) for f in findings])
+        placed = LineResult(findings, rules.shift(result.facts, line))
         self._placed[id(result)] = (result, line, placed)
         return placed
 
