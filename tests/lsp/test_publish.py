@@ -192,3 +192,29 @@ def test_a_moved_case_keeps_its_fragment_with_new_line_numbers(
     assert moved_again == [publish.fragment(at_first.shifted(2), mapper, "file:///a",
                                             _mapper_for(encoding),
                                             related_support=True).encode("ascii")]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(findings, max_size=8), st.sampled_from(list(Encoding)), st.booleans())
+def test_findings_rendered_ahead_publish_as_rendered_then(batch: list[Finding],
+                                                          encoding: Encoding,
+                                                          related_support: bool) -> None:
+    """`Fragments.prerender` (a large document's findings rendered share by share while the
+    case worker works) gives the very payload a plain render gives, and `render` uses the
+    fragments rendered ahead for every finding but those whose related places lie in another
+    file, which it converts afresh."""
+    mapper = PositionMapper(TEXT, encoding)
+    uri = "file:///w/datasets/d.yaml"
+    mapper_for = _mapper_for(encoding)
+    plain = publish.Fragments().render(batch, mapper, uri, mapper_for,
+                                       related_support=related_support)
+    ahead = publish.Fragments()
+    ahead.prerender(batch, mapper, uri, mapper_for, related_support=related_support)
+    taken = dict(ahead._entries)
+    parts, payload = ahead.render(batch, mapper, uri, mapper_for, related_support=related_support)
+    assert (parts, payload) == plain
+    for finding, part in zip(batch, parts, strict=True):
+        elsewhere = related_support and any(r.path is not None for r in finding.related)
+        assert (id(finding) in taken) is not elsewhere
+        if not elsewhere:
+            assert part is taken[id(finding)][1]
