@@ -333,10 +333,18 @@ class Engine:
         return self.case_pool.map(texts, options, lines, received=rendering)
 
     def _prerender(self, uri: str, doc: Document, results: list[CaseResult | None]) -> None:
-        self._document_fragments(uri).prerender(
-            (f for result in results if result is not None for f in result.findings),
-            doc.mapper(self.server.encoding), uri, self.mapper_for,
-            related_support=self.server.related_support)
+        """A speed-up that may not fail the analysis: after an error the publish renders the
+        rest (the shares still to come are not rendered ahead)."""
+        if self._rendering is None:
+            return
+        try:
+            self._document_fragments(uri).prerender(
+                (f for result in results if result is not None for f in result.findings),
+                doc.mapper(self.server.encoding), uri, self.mapper_for,
+                related_support=self.server.related_support)
+        except Exception:
+            log.exception("rendering %s ahead failed; its publish renders it", uri)
+            self._rendering = None
 
     def _document_fragments(self, uri: str) -> Fragments:
         fragments = self._fragments.get(uri)
