@@ -338,6 +338,8 @@ class Engine:
         if self._rendering is None:
             return
         try:
+            if "render-ahead" in INJECTED_FAILURES:
+                raise RuntimeError("injected failure in rendering ahead")
             self._document_fragments(uri).prerender(
                 (f for result in results if result is not None for f in result.findings),
                 doc.mapper(self.server.encoding), uri, self.mapper_for,
