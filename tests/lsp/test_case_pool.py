@@ -79,7 +79,7 @@ def test_the_worker_gives_the_same_results_as_this_process(pool: CasePool) -> No
     shown: list[CaseResult | None] = []
     again = pool.map(texts, OPTIONS, lines, received=shown.extend)
     assert again == results
-    # each share shown once, as it came: the worker's from the end, between this thread's
+    # each result shown once, in the share it came in
     assert sorted(map(id, shown)) == sorted(map(id, again))
     # every result comes back on its line already, whichever side made it: placing is free
     assert [r.line for r in results if r is not None] == \

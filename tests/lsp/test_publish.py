@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
@@ -192,6 +193,30 @@ def test_a_moved_case_keeps_its_fragment_with_new_line_numbers(
     assert moved_again == [publish.fragment(at_first.shifted(2), mapper, "file:///a",
                                             _mapper_for(encoding),
                                             related_support=True).encode("ascii")]
+
+
+@pytest.mark.parametrize("encoding", list(Encoding))
+def test_a_finding_made_on_its_line_moves_its_fragment_too(encoding: Encoding,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """The case worker's findings arrive on their lines with no origin (`core.wire.decode`):
+    a line inserted above them moves their fragments, as for findings moved from line 0,
+    instead of converting them again."""
+    text = "questions:\n" + BLOCK * 8
+    mapper = PositionMapper(text, encoding)
+    made = Finding("EY202", "é \"x\"", Span(Position(3, 4), Position(3, 9)), Severity.WARNING)
+    cache = publish.Fragments()
+    cache.render([made], mapper, "file:///a", _mapper_for(encoding), related_support=True)
+    fresh = publish.fragment(made.shifted(2), mapper, "file:///a", _mapper_for(encoding),
+                             related_support=True).encode("ascii")
+    converted: list[Finding] = []
+    real = publish.fragment
+    monkeypatch.setattr(publish, "fragment", lambda f, *a, **k: converted.append(f) or real(
+        f, *a, **k))
+    parts, _ = cache.render([made.shifted(2)], mapper, "file:///a", _mapper_for(encoding),
+                            related_support=True)
+    assert parts == [fresh]
+    assert converted == []
 
 
 @settings(max_examples=100, deadline=None)

@@ -52,6 +52,7 @@ async def test_failing_handlers_answer_empty(faulty: LanguageClient) -> None:
     session.close(uri)
 
 
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one core: no case worker, no map")
 async def test_a_large_document_whose_rendering_ahead_fails_gets_every_finding(
         faulty: LanguageClient) -> None:
     """Rendering a large document's findings during its analysis (`Engine.map_cases`) is a

@@ -85,6 +85,7 @@ class Engine:
         # Large documents are analysed half here, half in a warm worker process.
         self.case_pool = early.case_pool()  # perhaps already at work (`lsp.early`)
         self._rendering: Received | None = None  # see `map_cases`
+        self._render_failed = False
         self.workspace = EditorWorkspace([], self.settings, self.today, mapper=self.map_cases)
         self.ready = False  # the full index is installed
         self.generation = 0  # bumped by every re-index; an older index is never installed
@@ -266,6 +267,7 @@ class Engine:
             else:
                 if len(doc.text) > LARGE_TEXT:
                     self._rendering = partial(self._prerender, uri, doc)
+                    self._render_failed = False
                 try:
                     changed = self.workspace.set_text(key, doc.text, cache)
                 finally:
@@ -327,15 +329,17 @@ class Engine:
         (`_prerender`), between this thread's own shares, while the worker still works on
         others: 17,000 findings had taken 120-190 ms to render after the last share, with the
         worker idle. The indexer's maps, in its own thread, only map."""
-        rendering = self._rendering
-        if rendering is None or threading.current_thread() is not self._thread:
+        if self._rendering is None or threading.current_thread() is not self._thread:
             return self.case_pool.map(texts, options, lines)
+        # Once: the document's own cases are the first map of its `set_text`, before the
+        # files it adopts, whose findings are not this document's to render.
+        rendering, self._rendering = self._rendering, None
         return self.case_pool.map(texts, options, lines, received=rendering)
 
     def _prerender(self, uri: str, doc: Document, results: list[CaseResult | None]) -> None:
         """A speed-up that may not fail the analysis: after an error the publish renders the
         rest (the shares still to come are not rendered ahead)."""
-        if self._rendering is None:
+        if self._render_failed:
             return
         try:
             if "render-ahead" in INJECTED_FAILURES:
@@ -346,7 +350,7 @@ class Engine:
                 related_support=self.server.related_support)
         except Exception:
             log.exception("rendering %s ahead failed; its publish renders it", uri)
-            self._rendering = None
+            self._render_failed = True
 
     def _document_fragments(self, uri: str) -> Fragments:
         fragments = self._fragments.get(uri)

@@ -143,8 +143,8 @@ class Fragments:
                 text = self._moved(finding) or fragment(
                     finding, mapper, uri, mapper_for,
                     related_support=related_support).encode("ascii")
-            if finding.origin is not None and not finding.related:
-                kept_moves[id(finding.origin)] = finding
+            if not finding.related:  # what a finding moved from it will look up
+                kept_moves[id(finding.origin or finding)] = finding
             kept[key] = (finding, text)
             parts.append(text)
         # Only this publish's findings are kept (the object keeps its finding alive, so its
@@ -163,8 +163,8 @@ class Fragments:
         if origin is None:
             return None
         before = self._moves.get(id(origin))
-        if before is None or before.origin is not origin:
-            return None
+        if before is None or (before.origin or before) is not origin:
+            return None  # (a finding made on its line, by the case worker, is its own origin)
         text = self._entries[id(before)][1]
         delta = finding.shift - before.shift
         if delta == 0:
