@@ -12,6 +12,7 @@ import gc
 import os
 import threading
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from evalyaml.core.options import Options
@@ -234,12 +235,15 @@ class CasePool:
             return None
         return found
 
-    def map(self, texts: list[str], options: Options, lines: list[int]
-            ) -> list[CaseResult | None]:
+    def map(self, texts: list[str], options: Options, lines: list[int], *,
+            received: Received | None = None) -> list[CaseResult | None]:
         """A `CaseMapper`: the tail of a large list goes to the worker when it is warm. Every
         share's results are placed on their lines while the other side still works: this
         thread's as it makes them, the worker's as they arrive (between this thread's own
-        shares), so that almost nothing is left to do once both sides are done."""
+        shares), so that almost nothing is left to do once both sides are done. `received`,
+        if given, is shown each share's placed results as they come, in this thread (the
+        language server renders their findings then); a list this map does not spread (too
+        short, no worker) is not shown."""
         pool, warm = self._pool, self._warm
         taken = self._take_prefetched(texts, options) \
             if self._prefetched and len(texts) >= PARALLEL_FROM else None
@@ -266,26 +270,31 @@ class CasePool:
         here = len(shares)
         for index, share in enumerate(shares):
             while theirs_next > index and _arrived(sent.get(theirs_next)):
-                done[theirs_next] = _received(sent[theirs_next].result(), share_lines[theirs_next])
+                try:
+                    results = _received(sent[theirs_next].result(), share_lines[theirs_next])
+                except Exception:  # left to the last loop, which falls back on this thread
+                    break
+                done[theirs_next] = _shown(received, results)
                 theirs_next -= 1
             theirs = sent.get(index)
             if theirs is not None and not theirs.cancel():
                 here = index
                 break  # the worker has taken this share, so every share after it too
-            done[index] = _placed_share(share, share_lines[index], options)
+            done[index] = _shown(received, _placed_share(share, share_lines[index], options))
         mine = time.perf_counter() - started
         failed = False
         for index in range(here, theirs_next + 1):
             try:
-                done[index] = _received(sent[index].result(timeout=WORKER_TIMEOUT),
-                                        share_lines[index])
+                results = _received(sent[index].result(timeout=WORKER_TIMEOUT),
+                                    share_lines[index])
             except Exception:  # a dead or stuck worker: do its share here, and stop using it
                 if not failed:
                     _logger().warning("case worker failed; analysing in the server from now on",
                                       exc_info=True)
                     self._give_up()
                     failed = True
-                done[index] = _placed_share(shares[index], share_lines[index], options)
+                results = _placed_share(shares[index], share_lines[index], options)
+            done[index] = _shown(received, results)
         _logger().debug("%d cases: %d shares here in %.0f ms, %d by the worker%s, all after "
                         "%.0f ms", len(texts), here, mine * 1000, len(shares) - here,
                         " (sent ahead)" if taken is not None else "",
@@ -313,6 +322,22 @@ class CasePool:
             pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+Received = Callable[[list["CaseResult | None"]], None]
+"""Shown each share's placed results as `CasePool.map` gets them."""
+
+
+def _shown(received: Received | None, results: list[CaseResult | None]
+           ) -> list[CaseResult | None]:
+    """`results`, shown to `received` first: what it does with them is a speed-up, so its
+    failure is logged and the map goes on."""
+    if received is not None:
+        try:
+            received(results)
+        except Exception:
+            _logger().exception("showing a share's results failed")
+    return results
 
 
 def _arrived(future: Future[Shipped] | None) -> bool:

@@ -76,6 +76,11 @@ def test_the_worker_gives_the_same_results_as_this_process(pool: CasePool) -> No
     lines = lines_of(texts)
     results = pool.map(texts, OPTIONS, lines)
     assert placed(results, lines) == expected
+    shown: list[CaseResult | None] = []
+    again = pool.map(texts, OPTIONS, lines, received=shown.extend)
+    assert again == results
+    # each result shown once, in the share it came in
+    assert sorted(map(id, shown)) == sorted(map(id, again))
     # every result comes back on its line already, whichever side made it: placing is free
     assert [r.line for r in results if r is not None] == \
         [line for r, line in zip(results, lines, strict=True) if r is not None]

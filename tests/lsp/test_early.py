@@ -52,9 +52,14 @@ def test_links_are_not_followed(tmp_path: Path) -> None:
 def test_the_look_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for n in range(30):
         _write(tmp_path / f"a{n:02}" / "small.yaml", "id: r\n")
-    _write(tmp_path / "zz" / "cases.yaml", BIG)  # read last: the deepest level, breadth first
+    # two levels down: breadth first, it is read after every entry of the levels above (the
+    # root's 30 folders and their 30 files, 60 entries), whatever order they are listed in
+    _write(tmp_path / "a00" / "data" / "cases.yaml", BIG)
     assert early._holds_large_yaml([str(tmp_path)])
-    monkeypatch.setattr(early, "SCAN_ENTRIES", 40)
+    monkeypatch.setattr(early, "SCAN_ENTRIES", 61)
+    assert not early._holds_large_yaml([str(tmp_path)])
+    monkeypatch.setattr(early, "SCAN_ENTRIES", 2_000)
+    monkeypatch.setattr(early, "SCAN_SECONDS", 0.0)
     assert not early._holds_large_yaml([str(tmp_path)])
 
 
@@ -62,8 +67,8 @@ def test_a_missing_root_is_no_error(tmp_path: Path) -> None:
     assert not early._holds_large_yaml([str(tmp_path / "gone"), str(tmp_path)])
 
 
-def test_skipped_names_are_default_excludes() -> None:
-    assert set(DEFAULT_EXCLUDE) >= early.SKIPPED
+def test_skipped_names_are_the_default_excludes() -> None:
+    assert {name for name in DEFAULT_EXCLUDE if not name.startswith(".")} == early.SKIPPED
 
 
 def test_roots_as_initialize_names_them() -> None:
@@ -111,7 +116,7 @@ def _worker_after_initialize(root: Path, wait: float) -> bool:
         server.wait()
 
 
-@pytest.mark.skipif(not Path("/proc/self/task").is_dir() or (os.cpu_count() or 1) < 2,
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir() or len(os.sched_getaffinity(0)) < 2,
                     reason="needs Linux's /proc and two cores (one core: no worker)")
 def test_the_worker_starts_at_initialize_for_a_workspace_with_a_large_dataset(
         tmp_path: Path) -> None:

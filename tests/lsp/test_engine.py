@@ -22,9 +22,10 @@ from lsprotocol import types
 from evalyaml.lsp.consistency import Waiters
 from evalyaml.lsp.diagnostics import Diagnostics
 from evalyaml.lsp.documents import DocumentStore, path_to_uri
-from evalyaml.lsp.engine import Engine, Report
+from evalyaml.lsp.engine import Engine
 from evalyaml.lsp.indexing import ProgressSink
 from evalyaml.lsp.positions import Encoding
+from evalyaml.lsp.reports import Report
 
 DATASET = "#! kind: dataset\nquestions:\n  - id: q1\n    input: hi\n"
 

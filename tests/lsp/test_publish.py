@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
@@ -192,3 +193,53 @@ def test_a_moved_case_keeps_its_fragment_with_new_line_numbers(
     assert moved_again == [publish.fragment(at_first.shifted(2), mapper, "file:///a",
                                             _mapper_for(encoding),
                                             related_support=True).encode("ascii")]
+
+
+@pytest.mark.parametrize("encoding", list(Encoding))
+def test_a_finding_made_on_its_line_moves_its_fragment_too(encoding: Encoding,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """The case worker's findings arrive on their lines with no origin (`core.wire.decode`):
+    a line inserted above them moves their fragments, as for findings moved from line 0,
+    instead of converting them again."""
+    text = "questions:\n" + BLOCK * 8
+    mapper = PositionMapper(text, encoding)
+    made = Finding("EY202", "é \"x\"", Span(Position(3, 4), Position(3, 9)), Severity.WARNING)
+    cache = publish.Fragments()
+    cache.render([made], mapper, "file:///a", _mapper_for(encoding), related_support=True)
+    fresh = publish.fragment(made.shifted(2), mapper, "file:///a", _mapper_for(encoding),
+                             related_support=True).encode("ascii")
+    converted: list[Finding] = []
+    real = publish.fragment
+    monkeypatch.setattr(publish, "fragment", lambda f, *a, **k: converted.append(f) or real(
+        f, *a, **k))
+    parts, _ = cache.render([made.shifted(2)], mapper, "file:///a", _mapper_for(encoding),
+                            related_support=True)
+    assert parts == [fresh]
+    assert converted == []
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(findings, max_size=8), st.sampled_from(list(Encoding)), st.booleans())
+def test_findings_rendered_ahead_publish_as_rendered_then(batch: list[Finding],
+                                                          encoding: Encoding,
+                                                          related_support: bool) -> None:
+    """`Fragments.prerender` (a large document's findings rendered share by share while the
+    case worker works) gives the very payload a plain render gives, and `render` uses the
+    fragments rendered ahead for every finding but those whose related places lie in another
+    file, which it converts afresh."""
+    mapper = PositionMapper(TEXT, encoding)
+    uri = "file:///w/datasets/d.yaml"
+    mapper_for = _mapper_for(encoding)
+    plain = publish.Fragments().render(batch, mapper, uri, mapper_for,
+                                       related_support=related_support)
+    ahead = publish.Fragments()
+    ahead.prerender(batch, mapper, uri, mapper_for, related_support=related_support)
+    taken = dict(ahead._entries)
+    parts, payload = ahead.render(batch, mapper, uri, mapper_for, related_support=related_support)
+    assert (parts, payload) == plain
+    for finding, part in zip(batch, parts, strict=True):
+        elsewhere = related_support and any(r.path is not None for r in finding.related)
+        assert (id(finding) in taken) is not elsewhere
+        if not elsewhere:
+            assert part is taken[id(finding)][1]

@@ -13,13 +13,14 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 from tests.lsp.conftest import TODAY, Session, _client_factory, make_workspace, start
+from tests.lsp.test_open_while_indexing import large_dataset, shown
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 FAULTY = ClientServerConfig(
     server_command=[sys.executable, "-m", "evalyaml", "lsp"],
     server_env={**os.environ, "EVALYAML_TODAY": TODAY,
-                "EVALYAML_LSP_FAIL": "textDocument/hover,textDocument/completion"},
+                "EVALYAML_LSP_FAIL": "textDocument/hover,textDocument/completion,render-ahead"},
     client_factory=_client_factory,
 )
 
@@ -48,6 +49,22 @@ async def test_failing_handlers_answer_empty(faulty: LanguageClient) -> None:
         types.TextDocumentIdentifier(uri), session.pos(uri, 14, 25)))
     assert definition
     assert await session.diagnostics(uri) == []
+    session.close(uri)
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one core: no case worker, no map")
+async def test_a_large_document_whose_rendering_ahead_fails_gets_every_finding(
+        faulty: LanguageClient) -> None:
+    """Rendering a large document's findings during its analysis (`Engine.map_cases`) is a
+    speed-up: when it fails, the publish renders them all, and every case's finding arrives."""
+    session: Session = faulty.session  # type: ignore[attr-defined]
+    text = large_dataset(2_400)
+    uri = session.open("datasets/large_faulty.yaml", text)
+    found = await session.until(uri, bool)
+    message = ("unknown key 'critera' in case 'q{n}'; did you mean 'criteria'? (an unknown key "
+               "is ignored, so its value has no effect)")
+    assert shown(found) == [("EY205", (4 + 4 * n, 4, 4 + 4 * n, 11), message.format(n=n))
+                            for n in range(2_400)]
     session.close(uri)
 
 

@@ -69,10 +69,13 @@ class PlacedCase:
 
 
 def place(result: CaseResult, line: int) -> PlacedCase:
-    delta = line - result.line  # 0 for a result its mapper placed: nothing is copied
+    delta = line - result.line
+    if not delta:  # a result its mapper placed: nothing is copied
+        return PlacedCase(line, result.findings, result.summary, result.reference,
+                          result.id_node_text, result.id_span)
     return PlacedCase(
         line,
-        tuple(f.shifted(delta) for f in result.findings) if delta else result.findings,
+        tuple(f.shifted(delta) for f in result.findings),
         result.summary.shifted(delta),
         result.reference.shifted(delta) if result.reference else None,
         result.id_node_text,

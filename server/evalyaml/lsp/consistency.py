@@ -34,7 +34,8 @@ from typing import NamedTuple, Protocol
 from pygls.exceptions import JsonRpcContentModified
 
 from evalyaml.lsp.documents import Document, DocumentStore
-from evalyaml.lsp.engine import Engine, Report
+from evalyaml.lsp.engine import Engine
+from evalyaml.lsp.reports import Report
 
 log = logging.getLogger("evalyaml.lsp")
 

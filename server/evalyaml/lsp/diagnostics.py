@@ -22,9 +22,9 @@ from typing import Protocol
 from lsprotocol import types
 
 from evalyaml.lsp import consistency
-from evalyaml.lsp.engine import Report
 from evalyaml.lsp.guard import guard_call
 from evalyaml.lsp.publish import RawResult, full_report, workspace_report
+from evalyaml.lsp.reports import Report
 
 log = logging.getLogger("evalyaml.lsp")
 

@@ -19,10 +19,11 @@ turns out wrong (the client sent other settings, a workspace configuration names
 the worker some work and nothing else.
 
 Threads: `coming` and `message` run in the main thread while the import thread imports the
-server. So that the two never import the same modules at once, they do nothing until `prepare`,
-which the import thread runs first, has imported what they use: evalyaml's modules and
-multiprocessing's front. Starting the worker still imports a few of multiprocessing's own
-modules here, which pygls and lsprotocol never import.
+server. So that the two never import the same modules at once, they do nothing that imports
+until `prepare`, which the import thread runs first, has imported what they use: evalyaml's
+modules and multiprocessing's front (the look at the roots at `initialize` uses `os` only).
+Starting the worker still imports a few of multiprocessing's own modules here, which pygls and
+lsprotocol never import.
 """
 
 from __future__ import annotations
@@ -45,6 +46,10 @@ PREPARE_WAIT = 1.0
 SCAN_ENTRIES = 2_000
 """Directory entries `_holds_large_yaml` reads at most: a few milliseconds of the main thread
 while the server is imported, and a tree this size is usually an eval workspace's top."""
+
+SCAN_SECONDS = 0.05
+"""And for at most this long: a slow file system (a network mount) must not hold up the
+server, which takes its stream once the main thread is done looking."""
 
 SKIPPED = frozenset({"node_modules", "venv", "env", "__pycache__", "build", "dist",
                      "site-packages"})
@@ -150,13 +155,16 @@ def _roots(params: dict[str, Any]) -> list[str]:
 
 def _holds_large_yaml(roots: list[str]) -> bool:
     """Whether a YAML file larger than `LARGE_TEXT` bytes lies among the first `SCAN_ENTRIES`
-    entries of the roots, read breadth first (symbolic links not followed). A guess, both
-    ways: a miss leaves the worker to start as before, a file that is no dataset costs a
-    worker the indexer starts all the same (`lsp.index.index_workers`)."""
+    entries of the roots, read breadth first (symbolic links not followed) within
+    `SCAN_SECONDS`. A guess, both ways: a miss leaves the worker to start as before (at a
+    large message, or when the indexer meets a large file), and a large file that is no
+    dataset (or one the settings exclude) costs a worker process that waits for work."""
     import os
+    import time
 
     waiting, seen = list(roots), 0
-    while waiting and seen < SCAN_ENTRIES:
+    deadline = time.monotonic() + SCAN_SECONDS
+    while waiting and seen < SCAN_ENTRIES and time.monotonic() < deadline:
         folder = waiting.pop(0)
         try:
             with os.scandir(folder) as entries:

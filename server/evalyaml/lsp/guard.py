@@ -6,7 +6,8 @@ errors a handler raises on purpose (ContentModified, InvalidParams) go to the cl
 and pygls' traceback for those routine answers is kept out of the log.
 
 `EVALYAML_LSP_FAIL=textDocument/hover,analysis` makes those handlers (and, for `analysis`, the
-engine's analysis) raise, so the tests can prove all this.
+engine's analysis; for `render-ahead`, the rendering of a large document's findings during its
+analysis, `Engine.map_cases`) raise, so the tests can prove all this.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ log = logging.getLogger("evalyaml.lsp")
 
 INJECTED_FAILURES = frozenset(
     m.strip() for m in os.environ.get("EVALYAML_LSP_FAIL", "").split(",") if m.strip())
-"""Method names (and `analysis`) made to fail, read once from `EVALYAML_LSP_FAIL`."""
+"""Method names (and `analysis`, `render-ahead`) made to fail, read once from
+`EVALYAML_LSP_FAIL`."""
 
 Request = Callable[..., Awaitable[Any]]
 Notification = Callable[..., None]

@@ -20,6 +20,7 @@ from datetime import date
 from pathlib import Path
 from typing import Protocol
 
+from evalyaml.core.incremental import CaseResult
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
 from evalyaml.lsp.index import EditorWorkspace, index_workers
@@ -57,6 +58,8 @@ class IndexerHost(Protocol):
     def today(self) -> date | None: ...
     @property
     def case_pool(self) -> CasePool: ...
+    def map_cases(self, texts: list[str], options: Options, lines: list[int]
+                  ) -> list[CaseResult | None]: ...
     def idle(self) -> bool: ...
     def documents_pending(self) -> bool: ...
     def open_paths(self) -> set[Path]: ...
@@ -110,7 +113,7 @@ def _index(engine: IndexerHost, job: IndexJob,
         if large_file:
             engine.case_pool.start()  # warm by the time the large file is analysed
         workspace = EditorWorkspace(job.roots, job.settings, engine.today,
-                                    workers=workers, mapper=engine.case_pool.map)
+                                    workers=workers, mapper=engine.map_cases)
         snapshot: Future[Snapshot] = Future()
         engine.task(lambda: snapshot.set_result(engine.open_snapshot()))
         try:

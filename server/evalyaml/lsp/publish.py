@@ -23,7 +23,7 @@ back for the few readers that need them (code actions), parsed from the very fra
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from json.encoder import encode_basestring_ascii
 from pathlib import Path
@@ -104,6 +104,22 @@ class Fragments:
         self._parts: list[bytes] = []
         self._payload = b""
 
+    def prerender(self, findings: Iterable[Finding], mapper: PositionMapper, uri: str,
+                  mapper_for: MapperFor, *, related_support: bool) -> None:
+        """Render `findings` ahead of their publish: `render` then finds each by identity, as
+        it finds last publish's. The engine renders a large document's cases share by share
+        while the case worker still works on others (`Engine.map_cases`), so that they cost
+        nothing after the last share. Findings whose related places lie in another file are
+        left to `render`, which converts those afresh anyway."""
+        entries = self._entries
+        for finding in findings:
+            if finding.related and related_support and \
+                    any(r.path is not None for r in finding.related):
+                continue
+            entries[id(finding)] = (finding, fragment(
+                finding, mapper, uri, mapper_for, related_support=related_support
+            ).encode("ascii"))
+
     def render(self, findings: Sequence[Finding], mapper: PositionMapper, uri: str,
                mapper_for: MapperFor, *, related_support: bool) -> tuple[list[bytes], bytes]:
         """The fragments of `findings`, in order, and the payload: them all, comma-separated
@@ -127,8 +143,8 @@ class Fragments:
                 text = self._moved(finding) or fragment(
                     finding, mapper, uri, mapper_for,
                     related_support=related_support).encode("ascii")
-            if finding.origin is not None and not finding.related:
-                kept_moves[id(finding.origin)] = finding
+            if not finding.related:  # what a finding moved from it will look up
+                kept_moves[id(finding.origin or finding)] = finding
             kept[key] = (finding, text)
             parts.append(text)
         # Only this publish's findings are kept (the object keeps its finding alive, so its
@@ -147,8 +163,8 @@ class Fragments:
         if origin is None:
             return None
         before = self._moves.get(id(origin))
-        if before is None or before.origin is not origin:
-            return None
+        if before is None or (before.origin or before) is not origin:
+            return None  # (a finding made on its line, by the case worker, is its own origin)
         text = self._entries[id(before)][1]
         delta = finding.shift - before.shift
         if delta == 0:

@@ -24,11 +24,12 @@ from evalyaml.lsp import publish
 from evalyaml.lsp.consistency import Waiters
 from evalyaml.lsp.diagnostics import Diagnostics
 from evalyaml.lsp.documents import Document, DocumentStore, path_to_uri
-from evalyaml.lsp.engine import Engine, Report
+from evalyaml.lsp.engine import Engine
 from evalyaml.lsp.guard import guard_call
 from evalyaml.lsp.positions import Encoding, PositionMapper
 from evalyaml.lsp.progress import Progress
 from evalyaml.lsp.protocol import BaseServer, EvalProtocol
+from evalyaml.lsp.reports import Report
 from evalyaml.lsp.settings import Settings
 from evalyaml.workspace.index import normalize
 

@@ -26,8 +26,7 @@ from evalyaml.formats.apastra.validate import validate, validate_item
 from evalyaml.syntax.jsonsplit import JsonItems, JsonReading
 from evalyaml.syntax.record import record
 from evalyaml.syntax.text import Span
-from evalyaml.syntax.tree import Mapping
-from evalyaml.syntax.yaml.parse import BlockYamlReading
+from evalyaml.syntax.yaml.parse import BlockYamlReading, read_mapping
 
 STATE = "apastra-quick-eval-cases"
 KEY = "cases"
@@ -66,13 +65,10 @@ class QuickCaseRules(BlockYamlReading):
         self.path = path
 
     def root(self, text: str, options: Options) -> tuple[tuple[Finding, ...], QuickRoot] | None:
-        sink = FindingSink(strict=options.strict)
-        parsed = self.parse(text, sink)
-        if parsed is None:
+        read = read_mapping(self.parse, text, strict=options.strict)
+        if read is None:
             return None
-        root = parsed.documents[0]
-        if not isinstance(root, Mapping):
-            return None
+        sink, parsed, root = read
         ctx = Context(parsed.text, parsed.lines, sink)
         result = FileAnalysis(self.path, QUICK_EVAL)
         flagged = validate(ctx, root, QUICK_EVAL, emptied=KEY)

@@ -38,6 +38,7 @@ from evalyaml.syntax.jsonsplit import JsonItems, JsonReading
 from evalyaml.syntax.record import record, replace
 from evalyaml.syntax.text import Position, Span
 from evalyaml.syntax.tree import Mapping, Node, Scalar
+from evalyaml.syntax.yaml.parse import read_mapping
 
 STATE = "eee-aggregate-results"
 JOINED = "eee-aggregate-joined"
@@ -77,13 +78,10 @@ class ResultRules(JsonReading):
 
     def root(self, text: str, options: Options
              ) -> tuple[tuple[Finding, ...], ResultsRoot] | None:
-        sink = FindingSink(strict=options.strict)
-        parsed = self.parse(text, sink)
-        if parsed is None:
+        read = read_mapping(self.parse, text, strict=options.strict)
+        if read is None:
             return None
-        root = parsed.documents[0]
-        if not isinstance(root, Mapping):
-            return None
+        sink, parsed, root = read
         checked = check_aggregate(root, parsed.lines, sink, self.path)
         version = checked.facts.get("version")
         schema = versions.schema_for(AGGREGATE, version if isinstance(version, str) else None)

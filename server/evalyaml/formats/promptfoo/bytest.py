@@ -35,8 +35,8 @@ from evalyaml.formats.promptfoo.facts import ConfigFacts, Ref, TestFacts
 from evalyaml.formats.promptfoo.tests import check_test, check_tests_item
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.text import LineIndex, Span
-from evalyaml.syntax.tree import Mapping, Node
-from evalyaml.syntax.yaml.parse import BlockYamlReading, parse_text
+from evalyaml.syntax.tree import Node
+from evalyaml.syntax.yaml.parse import BlockYamlReading, parse_text, read_mapping
 
 STATE = "promptfoo-tests"
 TESTS_STATE = "promptfoo-tests-file"
@@ -93,13 +93,10 @@ class TestRules(BlockYamlReading):
     uses_index = True  # "test 3" in messages about a test with no description
 
     def root(self, text: str, options: Options) -> tuple[tuple[Finding, ...], RootFacts] | None:
-        sink = FindingSink(strict=options.strict)
-        parsed = self.parse(text, sink)
-        if parsed is None:
+        read = read_mapping(self.parse, text, strict=options.strict)
+        if read is None:
             return None
-        root = parsed.documents[0]
-        if not isinstance(root, Mapping):
-            return None
+        sink, parsed, root = read
         facts = ConfigFacts()
         ctx = Context(parsed, sink)
         check_config(ctx, root, facts, tests_elsewhere=True)

@@ -10,11 +10,13 @@ rest parsed again (`recover.py`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from evalyaml.core.findings import Finding, FindingSink
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.recover import Hole, Mask, blank, hole_at, max_holes
 from evalyaml.syntax.text import LineIndex
-from evalyaml.syntax.tree import Node, Sequence
+from evalyaml.syntax.tree import Mapping, Node, Sequence
 from evalyaml.syntax.yaml.fastparse import fast_parse
 
 
@@ -117,6 +119,18 @@ def parse_lone_item(text: str, sink: FindingSink) -> tuple[ParsedText, Node] | N
     if not isinstance(top, Sequence) or len(top.items) != 1:
         return None
     return parsed, top.items[0]
+
+
+def read_mapping(parse: Callable[[str, FindingSink], ParsedText | None], text: str, *,
+                 strict: bool) -> tuple[FindingSink, ParsedText, Mapping] | None:
+    """A skeleton read by an item-by-item analysis's `parse` hook (`BlockYamlReading`,
+    `syntax.jsonsplit.JsonReading`) into a sink of its own, when its one document is a mapping
+    (a list cut out of a root mapping); None sends the caller to the whole file."""
+    sink = FindingSink(strict=strict)
+    parsed = parse(text, sink)
+    if parsed is None or not isinstance(parsed.documents[0], Mapping):
+        return None
+    return sink, parsed, parsed.documents[0]
 
 
 class BlockYamlReading:
