@@ -261,3 +261,26 @@ def test_a_skeleton_finding_moved_below_the_cases_keeps_its_fix_whole() -> None:
     assert moved[0].span == at(12)
     assert moved[0].fixes == (Fix("Rename to 'name'", (TextEdit(at(12), "name"),), True,
                                   FixSafety.SAFE),)
+
+
+def test_a_split_made_ahead_is_handed_to_the_next_split_of_that_text_once() -> None:
+    """`split_ahead` (the language server's peek while it imports itself) keeps its split for
+    the analysis that splits the same text next, and only for it."""
+    from evalyaml.syntax.yaml import segments
+
+    text = dataset([0, 2, 0], 1, "\n", False)
+    ahead = segments.split_ahead(text)
+    assert ahead is not None
+    same = "".join(list(text))  # an equal text, another object: as pygls parses it again
+    assert same is not text
+    assert segments.split_dataset(same, "samples") is None  # another key: not this split
+    taken = segments.split_dataset(same)
+    assert taken is ahead
+    again = segments.split_dataset(same)
+    assert again == ahead and again is not ahead  # handed once
+    segments.split_ahead(text)
+    segments.forget_ahead("questions: []\n")  # another text's: kept
+    assert segments.split_dataset(text) is not None and not segments._AHEAD
+    segments.split_ahead(text)
+    segments.forget_ahead(text)
+    assert not segments._AHEAD

@@ -49,6 +49,7 @@ from evalyaml.lsp.reopen import ClosedDocuments
 from evalyaml.lsp.reports import EngineHost, Report
 from evalyaml.lsp.settings import Settings
 from evalyaml.lsp.texts import DiskTexts
+from evalyaml.syntax.yaml.segments import forget_ahead
 from evalyaml.workspace.index import normalize
 from evalyaml.workspace.suppress import finalise_file
 
@@ -275,6 +276,7 @@ class Engine:
             analysis = self.workspace.analysis(key)
             findings = self._findings(key)
         self.case_pool.drop_prefetched(uri)  # sent ahead (`lsp.early`) and not taken: forget it
+        forget_ahead(doc.text)  # the split kept from then, likewise
         self._analysed[uri] = doc.serial
         self.analyses[uri] = (doc.serial, analysis)
         report = self._report(uri, doc.path, doc, findings, analysis)
@@ -433,6 +435,7 @@ class Engine:
         if job.generation != self.generation:
             return  # settings changed again while indexing: a newer index is on its way
         interim, first = self.workspace, not self.ready  # the open documents' own index
+        forget_ahead()  # a split kept by `lsp.early` for a document never analysed (closed)
         before = set(interim.reported_files())
         self.settings = job.settings
         self.workspace = workspace

@@ -44,7 +44,7 @@ from evalyaml.syntax.tree import (
     to_python,
 )
 from evalyaml.syntax.yaml.parse import parse_text
-from evalyaml.syntax.yaml.segments import DatasetSplit, Segment, split_dataset
+from evalyaml.syntax.yaml.segments import DatasetSplit, Segment, split_ahead, split_dataset
 
 
 @mutable_record
@@ -77,8 +77,10 @@ def case_options_key(options: Options) -> str:
 
 
 def case_texts(text: str) -> list[str] | None:
-    """The case texts `_all_cases` hands its mapper for `text` (None: not laid out in cases)."""
-    split = split_dataset(text)
+    """The case texts `_all_cases` hands its mapper for `text` (None: not laid out in cases),
+    for the language server's case worker ahead of the analysis; the split is kept for that
+    analysis (`segments.split_ahead`)."""
+    split = split_ahead(text)
     return None if split is None else [text[s.start : s.end] for s in split.items]
 
 

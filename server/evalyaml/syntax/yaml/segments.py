@@ -101,7 +101,36 @@ def _key_line(key: str) -> re.Pattern[str]:
     return re.compile(re.escape(key) + _KEY_LINE)
 
 
+_AHEAD: list[tuple[str, str | None, DatasetSplit | None]] = []  # `split_ahead`'s, at most one
+
+
+def split_ahead(text: str, key: str | None = "questions") -> DatasetSplit | None:
+    """`split_dataset`, its result kept for the next `split_dataset` of the same text and key,
+    which is handed it: the language server splits a large dataset it is sent while it is still
+    importing itself (`lsp.early`), and its first analysis would split the very same 6 MB again
+    (100 ms). The split is pure, so an equal text has the same split. `forget_ahead` drops it."""
+    split = _split_dataset(text, key)
+    _AHEAD[:] = [(text, key, split)]
+    return split
+
+
+def forget_ahead(text: str | None = None) -> None:
+    """Drop the split kept by `split_ahead` (only if it is of `text`, when given)."""
+    ahead = _AHEAD[:1]
+    if ahead and (text is None or ahead[0][0] == text):
+        _AHEAD.clear()
+
+
 def split_dataset(text: str, key: str | None = "questions") -> DatasetSplit | None:
+    """The items of `text` under its root key `key`; None when it is not laid out so."""
+    ahead = _AHEAD[:1]  # a copy: another thread may take it meanwhile
+    if ahead and ahead[0][1] == key and ahead[0][0] == text:
+        _AHEAD.clear()
+        return ahead[0][2]
+    return _split_dataset(text, key)
+
+
+def _split_dataset(text: str, key: str | None) -> DatasetSplit | None:
     """Every search here is a literal find or a regex with a literal prefix: this runs on each
     keystroke in a 10,000-case file, where one `^`-anchored multiline regex costs 100 ms.
 
