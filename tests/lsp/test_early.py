@@ -126,3 +126,31 @@ def test_the_worker_starts_at_initialize_for_a_workspace_with_a_large_dataset(
     large = tmp_path / "large"
     _write(large / "datasets" / "cases.yaml", BIG)
     assert _worker_after_initialize(large, 10.0)
+
+
+def test_the_collector_is_off_while_importing_and_on_again_once_resumed() -> None:
+    """`pause_collector` (the import thread, first) and `resume_collector` (the indexer, once
+    the first documents are published): off in between, then on, with what lived frozen and
+    the garbage collected; a collector already off is left as it is."""
+    import gc
+
+    frozen = gc.get_freeze_count()
+    try:
+        early.pause_collector()
+        assert not gc.isenabled()
+        cycle: list[object] = []
+        cycle.append(cycle)  # garbage only the collector can free
+        del cycle
+        early.resume_collector()
+        assert gc.isenabled()
+        assert gc.get_freeze_count() > frozen
+        assert gc.collect() == 0  # the cycle went before the freeze, not into it
+        early.resume_collector()  # once only
+        assert gc.isenabled()
+        gc.disable()
+        early.pause_collector()
+        early.resume_collector()
+        assert not gc.isenabled()  # not ours to turn on
+    finally:
+        gc.unfreeze()
+        gc.enable()

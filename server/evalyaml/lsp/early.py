@@ -28,6 +28,7 @@ lsprotocol never import.
 
 from __future__ import annotations
 
+import gc
 import logging
 import threading
 from typing import TYPE_CHECKING, Any
@@ -58,6 +59,7 @@ dot: the default excludes (`config.DEFAULT_EXCLUDE`), written out because the ma
 imports nothing of evalyaml's while the server is imported."""
 
 log = logging.getLogger(__name__)
+_collector_paused = threading.Event()
 _prepared = threading.Event()
 _expected = threading.Event()  # a large YAML file is in the workspace: start the worker early
 _lock = threading.Lock()
@@ -72,6 +74,30 @@ def case_pool() -> CasePool:
         if not _pools:
             _pools.append(CasePool())
         return _pools[0]
+
+
+def pause_collector() -> None:
+    """Turn the cyclic collector off while the server is imported (import thread, first).
+
+    Its young collections among the 100,000 objects the import makes cost 10-15 % of the
+    import's CPU (871 -> 767 ms, medians of 12), and the import is what the first diagnostics
+    wait for. Turned on again by `resume_collector`, once the first documents are published."""
+    if gc.isenabled():
+        gc.disable()
+        _collector_paused.set()
+
+
+def resume_collector() -> None:
+    """Collect what the import and the first analyses left, freeze what lives on (the server's
+    classes and tables: later full collections skip them), and turn the collector on again
+    (the indexer thread, when the engine is first idle; later calls do nothing). A full
+    collection then takes about 0.2 s, off the first diagnostics' path; freezing without it
+    would keep the import's 8 MB of garbage for good."""
+    if _collector_paused.is_set():
+        _collector_paused.clear()
+        gc.collect()
+        gc.freeze()
+        gc.enable()
 
 
 def prepare() -> None:

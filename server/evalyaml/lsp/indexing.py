@@ -23,6 +23,7 @@ from typing import Protocol
 from evalyaml.core.incremental import CaseResult
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
+from evalyaml.lsp import early
 from evalyaml.lsp.index import EditorWorkspace, index_workers
 from evalyaml.lsp.settings import Settings
 from evalyaml.parallel import CasePool
@@ -108,6 +109,7 @@ def _index(engine: IndexerHost, job: IndexJob,
         while not engine.idle() and time.monotonic() < deadline:
             time.sleep(0.02)
         log.debug("indexing starts (engine idle: %s)", engine.idle())
+        early.resume_collector()  # off since the import: the first documents are published
         started = time.perf_counter()
         workers, large_file = index_workers(job.roots)
         if large_file:

@@ -19,6 +19,7 @@ log = logging.getLogger("evalyaml.lsp")
 
 
 def _load() -> Callable[[BinaryIO, BinaryIO], int]:
+    early.pause_collector()  # until the first documents are published (`early`)
     early.prepare()  # first: what `early.peek` needs, while the client is still starting up
     from evalyaml.lsp.app import create_server
 
