@@ -76,8 +76,12 @@ def _map_in_processes(texts: list[str], options: Options, lines: list[int]
 
 def _placed_share(texts: list[str], lines: list[int], options: Options
                   ) -> list[CaseResult | None]:
+    return _at_lines(analyze_case_texts(texts, options), lines)
+
+
+def _at_lines(results: list[CaseResult | None], lines: list[int]) -> list[CaseResult | None]:
     return [None if result is None else result.at(line)
-            for result, line in zip(analyze_case_texts(texts, options), lines, strict=True)]
+            for result, line in zip(results, lines, strict=True)]
 
 
 Shipped = tuple[bytes, list["Kind"]] | list["CaseResult | None"]
@@ -105,8 +109,7 @@ def _received(shipped: Shipped, lines: list[int]) -> list[CaseResult | None]:
         from evalyaml.core.wire import decode
 
         return decode(shipped, lines)
-    return [None if result is None else result.at(line)
-            for result, line in zip(shipped, lines, strict=True)]
+    return _at_lines(shipped, lines)
 
 
 PREFETCHED = 4
@@ -264,6 +267,7 @@ class CasePool:
                 self._give_up()
                 return analyze_case_texts(texts, options)
         started = time.perf_counter()
+        shown = _Shown(received)
         share_lines = [lines[i : i + SHARE_CASES] for i in range(0, len(lines), SHARE_CASES)]
         done: list[list[CaseResult | None] | None] = [None] * len(shares)
         theirs_next = len(shares) - 1  # the worker's next share to receive: it works backwards
@@ -274,13 +278,13 @@ class CasePool:
                     results = _received(sent[theirs_next].result(), share_lines[theirs_next])
                 except Exception:  # left to the last loop, which falls back on this thread
                     break
-                done[theirs_next] = _shown(received, results)
+                done[theirs_next] = shown(results)
                 theirs_next -= 1
             theirs = sent.get(index)
             if theirs is not None and not theirs.cancel():
                 here = index
                 break  # the worker has taken this share, so every share after it too
-            done[index] = _shown(received, _placed_share(share, share_lines[index], options))
+            done[index] = shown(_placed_share(share, share_lines[index], options))
         mine = time.perf_counter() - started
         failed = False
         for index in range(here, theirs_next + 1):
@@ -294,7 +298,7 @@ class CasePool:
                     self._give_up()
                     failed = True
                 results = _placed_share(shares[index], share_lines[index], options)
-            done[index] = _shown(received, results)
+            done[index] = shown(results)
         _logger().debug("%d cases: %d shares here in %.0f ms, %d by the worker%s, all after "
                         "%.0f ms", len(texts), here, mine * 1000, len(shares) - here,
                         " (sent ahead)" if taken is not None else "",
@@ -328,16 +332,22 @@ Received = Callable[[list["CaseResult | None"]], None]
 """Shown each share's placed results as `CasePool.map` gets them."""
 
 
-def _shown(received: Received | None, results: list[CaseResult | None]
-           ) -> list[CaseResult | None]:
-    """`results`, shown to `received` first: what it does with them is a speed-up, so its
-    failure is logged and the map goes on."""
-    if received is not None:
-        try:
-            received(results)
-        except Exception:
-            _logger().exception("showing a share's results failed")
-    return results
+class _Shown:
+    """Each share's results shown to `received` on their way into the map: what it does with
+    them is a speed-up, so its failure is logged once and it is shown nothing more."""
+
+    def __init__(self, received: Received | None) -> None:
+        self._received = received
+
+    def __call__(self, results: list[CaseResult | None]) -> list[CaseResult | None]:
+        received = self._received
+        if received is not None:
+            try:
+                received(results)
+            except Exception:
+                _logger().exception("showing a share's results failed; the rest go unshown")
+                self._received = None
+        return results
 
 
 def _arrived(future: Future[Shipped] | None) -> bool:

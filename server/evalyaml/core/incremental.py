@@ -69,18 +69,10 @@ class PlacedCase:
 
 
 def place(result: CaseResult, line: int) -> PlacedCase:
-    delta = line - result.line
-    if not delta:  # a result its mapper placed: nothing is copied
-        return PlacedCase(line, result.findings, result.summary, result.reference,
-                          result.id_node_text, result.id_span)
-    return PlacedCase(
-        line,
-        tuple(f.shifted(delta) for f in result.findings),
-        result.summary.shifted(delta),
-        result.reference.shifted(delta) if result.reference else None,
-        result.id_node_text,
-        result.id_span.shifted(delta) if result.id_span else None,
-    )
+    """`result` on `line` (a result its mapper placed there is wrapped, nothing copied)."""
+    moved = result.at(line)
+    return PlacedCase(line, moved.findings, moved.summary, moved.reference, moved.id_node_text,
+                      moved.id_span)
 
 
 class CaseCache:

@@ -86,7 +86,6 @@ class Engine:
         # Large documents are analysed half here, half in a warm worker process.
         self.case_pool = early.case_pool()  # perhaps already at work (`lsp.early`)
         self._rendering: Received | None = None  # see `map_cases`
-        self._render_failed = False
         self.workspace = EditorWorkspace([], self.settings, self.today, mapper=self.map_cases)
         self.ready = False  # the full index is installed
         self.generation = 0  # bumped by every re-index; an older index is never installed
@@ -268,7 +267,6 @@ class Engine:
             else:
                 if len(doc.text) > LARGE_TEXT:
                     self._rendering = partial(self._prerender, uri, doc)
-                    self._render_failed = False
                 try:
                     changed = self.workspace.set_text(key, doc.text, cache)
                 finally:
@@ -339,20 +337,14 @@ class Engine:
         return self.case_pool.map(texts, options, lines, received=rendering)
 
     def _prerender(self, uri: str, doc: Document, results: list[CaseResult | None]) -> None:
-        """A speed-up that may not fail the analysis: after an error the publish renders the
-        rest (the shares still to come are not rendered ahead)."""
-        if self._render_failed:
-            return
-        try:
-            if "render-ahead" in INJECTED_FAILURES:
-                raise RuntimeError("injected failure in rendering ahead")
-            self._document_fragments(uri).prerender(
-                (f for result in results if result is not None for f in result.findings),
-                doc.mapper(self.server.encoding), uri, self.mapper_for,
-                related_support=self.server.related_support)
-        except Exception:
-            log.exception("rendering %s ahead failed; its publish renders it", uri)
-            self._render_failed = True
+        """A speed-up that may not fail the analysis: `CasePool.map` logs an error here once
+        and shows it no more shares, and the publish renders what was not rendered ahead."""
+        if "render-ahead" in INJECTED_FAILURES:
+            raise RuntimeError("injected failure in rendering ahead")
+        self._document_fragments(uri).prerender(
+            (f for result in results if result is not None for f in result.findings),
+            doc.mapper(self.server.encoding), uri, self.mapper_for,
+            related_support=self.server.related_support)
 
     def _document_fragments(self, uri: str) -> Fragments:
         fragments = self._fragments.get(uri)
