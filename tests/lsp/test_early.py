@@ -77,6 +77,7 @@ def test_roots_as_initialize_names_them() -> None:
                "rootUri": "file:///ignored", "rootPath": "/ignored"}
     assert early._roots(folders) == ["/w/a b"]
     assert early._roots({"workspaceFolders": None, "rootUri": "file:///r"}) == ["/r"]
+    assert early._roots({"workspaceFolders": [], "rootUri": "file:///r"}) == ["/r"]
     assert early._roots({"rootUri": None, "rootPath": "/p"}) == ["/p"]
     assert early._roots({}) == []
 

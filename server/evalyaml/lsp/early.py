@@ -164,19 +164,19 @@ def _path_of(uri: str) -> str | None:
 
 
 def _roots(params: dict[str, Any]) -> list[str]:
-    """The workspace's root directories, as `initialize` names them (the folders, else the
-    root URI, else the root path)."""
+    """The workspace's root directories, as `handlers.lifecycle.initialize` takes them from the
+    same message (the folders, else the root URI, else the root path), read here from the raw
+    JSON: the main thread has no lsprotocol yet."""
     folders = params.get("workspaceFolders")
-    if isinstance(folders, list):
-        paths = [_path_of(f["uri"]) for f in folders
-                 if isinstance(f, dict) and isinstance(f.get("uri"), str)]
-        return [p for p in paths if p]
-    uri = params.get("rootUri")
-    if isinstance(uri, str):
-        path = _path_of(uri)
-        return [path] if path else []
-    root = params.get("rootPath")
-    return [root] if isinstance(root, str) else []
+    paths = [_path_of(f["uri"]) for f in folders
+             if isinstance(f, dict) and isinstance(f.get("uri"), str)] \
+        if isinstance(folders, list) else []
+    uri, root = params.get("rootUri"), params.get("rootPath")
+    if not paths and isinstance(uri, str) and uri:
+        paths = [_path_of(uri)]
+    elif not paths and isinstance(root, str) and root:
+        paths = [root]
+    return [p for p in paths if p]
 
 
 def _holds_large_yaml(roots: list[str]) -> bool:
