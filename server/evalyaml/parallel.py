@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from evalyaml import claims
 from evalyaml.core.options import Options
 from evalyaml.formats import ANALYZE_ITEMS as analyze_case_texts
 from evalyaml.formats import ITEMS_KEY as items_key
@@ -84,15 +85,19 @@ def _at_lines(results: list[CaseResult | None], lines: list[int]) -> list[CaseRe
             for result, line in zip(results, lines, strict=True)]
 
 
-Shipped = tuple[bytes, list["Kind"]] | list["CaseResult | None"]
-"""A share's results as the worker sends them: `core.wire`'s encoding, or the objects."""
+Shipped = tuple[bytes, list["Kind"]] | list["CaseResult | None"] | str
+"""A share's results as the worker sends them: `core.wire`'s encoding, or the objects; or
+`claims.SKIPPED`, for a share the server took (`claims`)."""
 
 
-def _analyse_in_worker(texts: list[str], options: Options) -> Shipped:
+def _analyse_in_worker(texts: list[str], options: Options, slot: int | None = None
+                       ) -> Shipped:
     """A share's results, encoded for the trip back (`core.wire`: a third of the worker's
     time went to pickling them)."""
     from evalyaml.core.wire import encode
 
+    if not claims.start(slot):
+        return claims.SKIPPED
     collecting = gc.isenabled()
     gc.disable()  # the job only builds results: the collector would rescan them for nothing
     try:
@@ -103,8 +108,12 @@ def _analyse_in_worker(texts: list[str], options: Options) -> Shipped:
             gc.enable()
 
 
-def _received(shipped: Shipped, lines: list[int]) -> list[CaseResult | None]:
-    """A share's results from the worker, placed on `lines`."""
+def _received(shipped: Shipped, texts: list[str], lines: list[int], options: Options
+              ) -> list[CaseResult | None]:
+    """A share's results from the worker, placed on `lines`; analysed here if it skipped them
+    (see `claims`)."""
+    if isinstance(shipped, str):
+        return _placed_share(texts, lines, options)
     if isinstance(shipped, tuple):
         from evalyaml.core.wire import decode
 
@@ -119,10 +128,16 @@ PARENT_POLL = 1.0
 """Seconds between a worker's looks at whether the server that spawned it is still there."""
 
 
+def _start_worker(server: int, board: object) -> None:
+    """A worker's initializer: the claim board (`claims`), and a watch on its server."""
+    claims.attach(board)
+    _exit_with(server)
+
+
 def _exit_with(server: int) -> None:
-    """A worker's initializer: exit when the server is gone. A server killed outright (an
-    editor's SIGKILL, a crash) never shuts its pool down, and its worker, waiting for work on
-    a pipe nobody writes to, would otherwise stay for good."""
+    """Exit when the server is gone. A server killed outright (an editor's SIGKILL, a crash)
+    never shuts its pool down, and its worker, waiting for work on a pipe nobody writes to,
+    would otherwise stay for good."""
     def watch() -> None:
         while os.getppid() == server:
             time.sleep(PARENT_POLL)
@@ -163,6 +178,7 @@ class CasePool:
         self._pool: ProcessPoolExecutor | None = None
         self._warm: Future[None] | None = None
         self._broken = False
+        self._board: claims.Board | None = None
         self._prefetched: list[_Prefetch] = []  # oldest first, at most `PREFETCHED`
 
     def start(self) -> None:
@@ -173,11 +189,14 @@ class CasePool:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
+            context = multiprocessing.get_context("spawn")
             try:
+                board = claims.Board(context)
                 self._pool = ProcessPoolExecutor(
-                    max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_exit_with, initargs=(os.getpid(),))
+                    max_workers=1, mp_context=context,
+                    initializer=_start_worker, initargs=(os.getpid(), board.shared))
                 self._warm = self._pool.submit(_warm_up)
+                self._board = board
             except (OSError, RuntimeError):  # no processes here (sandbox): work in-thread
                 self._pool, self._broken = None, True
 
@@ -272,25 +291,28 @@ class CasePool:
         done: list[list[CaseResult | None] | None] = [None] * len(shares)
         theirs_next = len(shares) - 1  # the worker's next share to receive: it works backwards
         here = len(shares)
+        board = self._board
         for index, share in enumerate(shares):
             while theirs_next > index and _arrived(sent.get(theirs_next)):
                 try:
-                    results = _received(sent[theirs_next].result(), share_lines[theirs_next])
+                    results = _received(sent[theirs_next][0].result(), shares[theirs_next],
+                                        share_lines[theirs_next], options)
                 except Exception:  # left to the last loop, which falls back on this thread
                     break
                 done[theirs_next] = shown(results)
                 theirs_next -= 1
             theirs = sent.get(index)
-            if theirs is not None and not theirs.cancel():
+            if theirs is not None and not theirs[0].cancel() and \
+                    (board is None or not board.take(theirs[1])):
                 here = index
-                break  # the worker has taken this share, so every share after it too
+                break  # the worker has started this share, so every share after it too
             done[index] = shown(_placed_share(share, share_lines[index], options))
         mine = time.perf_counter() - started
         failed = False
         for index in range(here, theirs_next + 1):
             try:
-                results = _received(sent[index].result(timeout=WORKER_TIMEOUT),
-                                    share_lines[index])
+                results = _received(sent[index][0].result(timeout=WORKER_TIMEOUT), shares[index],
+                                    share_lines[index], options)
             except Exception:  # a dead or stuck worker: do its share here, and stop using it
                 if not failed:
                     _logger().warning("case worker failed; analysing in the server from now on",
@@ -305,16 +327,20 @@ class CasePool:
                         (time.perf_counter() - started) * 1000)
         return [result for share in done if share is not None for result in share]
 
-    @staticmethod
-    def _send_from_the_end(pool: ProcessPoolExecutor, shares: list[list[str]],
-                           options: Options) -> dict[int, Future[Shipped]]:
+    def _send_from_the_end(self, pool: ProcessPoolExecutor, shares: list[list[str]],
+                           options: Options) -> Sent:
         """Queue every share but the first for the worker, last share first: the worker works
         from the end of the document towards this thread, which works from the start and
-        takes back (cancels) each share the worker has not reached. Both finish together,
-        however the cost of a case is split between analysing it and sending its findings
-        back (a document full of findings pays far more for the second)."""
-        return {index: pool.submit(_analyse_in_worker, shares[index], options)
-                for index in reversed(range(1, len(shares)))}
+        takes back each share the worker has not started (it cancels the share, or takes it on
+        the claim board: `claims`). Both finish together, however the cost of a case is split
+        between analysing it and sending its findings back (a document full of findings pays
+        far more for the second)."""
+        board = self._board
+        sent: Sent = {}
+        for index in reversed(range(1, len(shares))):
+            slot = board.slot() if board is not None else None
+            sent[index] = (pool.submit(_analyse_in_worker, shares[index], options, slot), slot)
+        return sent
 
     def _give_up(self) -> None:
         with self._lock:
@@ -350,10 +376,16 @@ class _Shown:
         return results
 
 
-def _arrived(future: Future[Shipped] | None) -> bool:
+Sent = dict[int, tuple["Future[Shipped]", "int | None"]]
+"""The shares sent to the worker, by index: each one's future and its slot on the claim board."""
+
+
+def _arrived(sent: tuple[Future[Shipped], int | None] | None) -> bool:
     """Whether the worker has sent this share's results (its failure is met when waited for)."""
-    return future is not None and future.done() and not future.cancelled() and \
-        future.exception() is None
+    if sent is None:
+        return False
+    future = sent[0]
+    return future.done() and not future.cancelled() and future.exception() is None
 
 
 def _shares(texts: list[str]) -> list[list[str]]:
@@ -372,11 +404,11 @@ class _Prefetch:
     texts: list[str]
     key: str
     shares: list[list[str]]
-    sent: dict[int, Future[Shipped]]
+    sent: Sent
     owner: str  # the document they were sent for (`drop_prefetched`)
 
     def cancel(self) -> None:
-        for future in self.sent.values():
+        for future, _ in self.sent.values():
             future.cancel()
 
 

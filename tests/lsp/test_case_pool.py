@@ -16,7 +16,7 @@ import pytest
 from evalyaml.core.incremental import CaseResult, PlacedCase, place
 from evalyaml.core.options import Options
 from evalyaml.formats.contract.dataset import analyze_case_texts
-from evalyaml.parallel import PARALLEL_FROM, CasePool
+from evalyaml.parallel import PARALLEL_FROM, SHARE_CASES, CasePool
 
 OPTIONS = Options(today=date(2026, 11, 21))
 
@@ -107,6 +107,34 @@ def test_a_dead_worker_costs_time_never_results(pool: CasePool) -> None:
     assert mapped(pool, texts) == here(texts)
     assert not pool.ready  # given up: later analyses stay in this process
     assert mapped(pool, texts[:10]) == here(texts[:10])
+
+
+def test_a_share_handed_to_a_busy_worker_but_not_started_is_analysed_here(pool: CasePool
+                                                                         ) -> None:
+    """The executor hands the worker its next share before the current one is done, and that
+    share can no longer be cancelled. The analysis takes it back on the claim board instead of
+    waiting for it: here the worker is busy for 20 s, and the map does not wait."""
+    busy = pool._pool.submit(time.sleep, 20)  # type: ignore[union-attr]
+    try:
+        texts = case_texts(PARALLEL_FROM + 3 * SHARE_CASES)
+        assert mapped(pool, texts) == here(texts)
+        assert not busy.done(), "the analysis waited for the busy worker"
+    finally:
+        for process in list(pool._pool._processes.values()):  # type: ignore[union-attr]
+            process.kill()
+
+
+def test_a_share_the_worker_skipped_is_analysed_here(pool: CasePool) -> None:
+    """A share the worker skips (its slot on the board says the server took it, though this
+    map did not) comes back as skipped, and the map analyses it itself."""
+    busy = pool._pool.submit(time.sleep, 0.5)  # type: ignore[union-attr]
+    texts = case_texts(PARALLEL_FROM + 5)
+    pool.prefetch(texts, OPTIONS)
+    handed = pool._prefetched[0].sent  # the last share was sent first: the worker's next
+    last = max(handed)
+    assert pool._board is not None and pool._board.take(handed[last][1])
+    busy.result(timeout=30)
+    assert mapped(pool, texts) == here(texts)
 
 
 def test_cases_sent_ahead_are_taken_over_by_the_analysis_that_asks_for_them() -> None:

@@ -35,8 +35,8 @@ GROUPS = {
     "core.suggest": "vocabulary",
 }
 LAYER = {"positions": 0, "vocabulary": 1, "syntax": 2, "core": 3, "formats": 4, "dispatch": 5,
-         "parallel": 5, "config": 5, "workspace": 6, "checker": 7, "ide": 7, "fixes": 8, "rule": 8,
-         "report": 8, "lsp": 9, "cli": 10, "__main__": 11}
+         "parallel": 5, "claims": 5, "config": 5, "workspace": 6, "checker": 7, "ide": 7,
+         "fixes": 8, "rule": 8, "report": 8, "lsp": 9, "cli": 10, "__main__": 11}
 
 Edge = tuple[str, str, str, int]  # importer, imported, how, line
 
