@@ -79,7 +79,7 @@ def _case(result: CaseResult, kinds: list[Kind]) -> Flat:
     if result.line:  # the worker sends results as read, from line 0
         raise _Unfit
     return (tuple(_finding(f) for f in result.findings), _summary(result.summary),
-            _reference(result.reference, kinds), result.id_node_text, _span(result.id_span))
+            _reference(result.reference, kinds), result.id_text, _span(result.id_span))
 
 
 def _case_of(flat: Flat, kinds: list[Kind], line: int) -> CaseResult:
