@@ -14,10 +14,12 @@ from jsonschema import Draft202012Validator
 
 from evalyaml.core.kinds import FileKind
 from evalyaml.core.precheck import compile_precheck
+from evalyaml.core.quickerrors import compile_quick
 from evalyaml.core.schemas import subschema
 from evalyaml.formats.contract.schemas import (
     PropertyDescent,
     WholeSchemaErrors,
+    _quick_errors,
     precheck,
     skeleton_precheck,
     validator,
@@ -82,6 +84,28 @@ def test_a_narrowed_validator_finds_what_the_whole_one_finds_in_the_same_order(
     whole = validator(FileKind.DATASET, CASE_POINTER).iter_errors(case)
     narrowed = validator_for(FileKind.DATASET, CASE_POINTER, case)().iter_errors(case)
     assert _errors(narrowed) == _errors(whole)
+
+
+def test_simple_properties_get_their_errors_without_jsonschema_walking_them() -> None:
+    """`core.quickerrors` answers for the case's plain properties (the hypothesis test above
+    holds its errors to jsonschema's): a string where a mapping goes, a reference off its
+    pattern. A value some other keyword looks at is left to jsonschema."""
+    quick = {name: _quick_errors(FileKind.DATASET, CASE_POINTER, name)
+             for name in ("id", "input", "expected", "expected_facts", "rubric_ref")}
+    assert all(found is not None for found in quick.values())
+    expected, rubric_ref = quick["expected"], quick["rubric_ref"]
+    assert expected is not None and rubric_ref is not None
+    assert [(e.validator, e.message, list(e.schema_path)) for e in expected("a string") or []] \
+        == [("type", "'a string' is not of type 'object'", ["type"])]
+    assert expected({"format": "yaml"}) is None  # `properties` looks at a mapping
+    assert [(e.validator, e.validator_value) for e in rubric_ref("rubric/Bad-Id") or []] == [
+        ("pattern", subschema(FileKind.DATASET, CASE_POINTER)["properties"]["rubric_ref"][
+            "pattern"])]
+    assert rubric_ref("rubric/good_id@1.0.0") == []
+    id_check = quick["id"]
+    assert id_check is not None and id_check("") is None  # `minLength` looks at a string
+    assert compile_quick({"type": "integer"}, None) is None  # 1.0 is one, to jsonschema
+    assert compile_quick({"type": "string", "enum": ["a"]}, None) is None
 
 
 def test_a_narrowed_validator_walks_only_the_doubted_properties() -> None:
