@@ -64,8 +64,9 @@ _worker_board: list[Any] = []  # the worker's view of the board, set by `attach`
 
 
 def attach(shared: Any) -> None:
-    """In the worker, at start: the board its shares are marked on."""
-    _worker_board[:] = [shared]
+    """In the worker, at start: the board its shares are marked on (None: there is none, and
+    the worker analyses every share it is handed)."""
+    _worker_board[:] = [shared] if shared is not None else []
 
 
 def start(slot: int | None) -> bool:

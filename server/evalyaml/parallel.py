@@ -191,10 +191,13 @@ class CasePool:
 
             context = multiprocessing.get_context("spawn")
             try:
-                board = claims.Board(context)
+                board: claims.Board | None = claims.Board(context)
+            except OSError:  # no shared memory here: handed shares are waited for, as before
+                board = None
+            try:
                 self._pool = ProcessPoolExecutor(
-                    max_workers=1, mp_context=context,
-                    initializer=_start_worker, initargs=(os.getpid(), board.shared))
+                    max_workers=1, mp_context=context, initializer=_start_worker,
+                    initargs=(os.getpid(), board.shared if board is not None else None))
                 self._warm = self._pool.submit(_warm_up)
                 self._board = board
             except (OSError, RuntimeError):  # no processes here (sandbox): work in-thread
