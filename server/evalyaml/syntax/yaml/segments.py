@@ -158,28 +158,39 @@ def _split_dataset(text: str, key: str | None) -> DatasetSplit | None:
     indent = len(first.group(1))
     region_start = first.start(1)
     # The list ends at the first line that is not blank, not a comment, not indented deeper
-    # than the items and not an item itself.
-    item_start, end_of_list = _item_patterns(indent)
-    terminator = end_of_list.search(text, region_start)
-    region_end = terminator.start() + 1 if terminator else len(text)
-    if terminator and (key is None or
+    # than the items and not an item itself. One pass finds the items and that line.
+    starts = [region_start]
+    terminator: int | None = None
+    for found in _items_then_end(indent).finditer(text, region_start):
+        if found.group(1) is None:
+            terminator = found.start()
+            break
+        starts.append(found.start() + 1)
+    region_end = terminator + 1 if terminator is not None else len(text)
+    if terminator is not None and (key is None or
                        text[region_end : region_end + 1] in (" ", "\t", "|", ">", "-")):
         # An indented line that is neither a case nor a root key, anything after a document
         # that is a list, or a block scalar's header or a `- ` less indented than the items
         # (with the list's lines taken out either would read as the key's value, where after
         # the list it is a syntax error): parse it whole.
         return None
-    starts = [region_start]
-    starts.extend(m.start() + 1 for m in item_start.finditer(text, region_start, region_end))
     line = text.count("\n", 0, region_start)
     segments: list[Segment] = []
-    for index, start in enumerate(starts):
-        end = starts[index + 1] if index + 1 < len(starts) else region_end
-        segments.append(Segment(start, end, line))
-        line += text.count("\n", start, end)
+    count = text.count
+    for start, end in zip(starts, [*starts[1:], region_end], strict=True):
+        segments.append(_new(Segment, (start, end, line)))
+        line += count("\n", start, end)
     region_lines = text.count("\n", region_start, region_end)
     skeleton = text[:region_start] + "\n" * region_lines + text[region_end:]
     return DatasetSplit(tuple(segments), skeleton, indent, region_start, region_lines)
+
+
+@cache
+def _items_then_end(indent: int) -> re.Pattern[str]:
+    """A line that starts an item (group 1), or else one that ends the list (`_item_patterns`
+    in one pattern: the 6 MB of a 10,000-case file are scanned once, not twice)."""
+    item = rf" {{{indent}}}-(?=[ \t\r\n]|$)"
+    return re.compile(rf"\n(?:({item})|(?! {{{indent + 1}}}|[ \t]*(?:#|\r|\n|$)))")
 
 
 def _item_patterns(indent: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
