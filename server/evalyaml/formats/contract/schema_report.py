@@ -333,14 +333,16 @@ def likely_typos(
 ) -> list[str]:
     """EY205: in an open object, an unknown key close to a known one (far-off keys are fine).
     Returns the keys the suggested renames would write."""
-    known_set = set(known)
-    present = {k.text for k in mapping.key_nodes()}
-    unknown = [k for k in mapping.key_nodes() if k.text not in known_set]
+    known_set = known if isinstance(known, (dict, set, frozenset)) else set(known)
+    keys = mapping.key_nodes()
+    unknown = [k for k in keys if k.text not in known_set]
     renamed: list[str] = []
-    if len(unknown) > MAX_TYPO_CANDIDATES:
-        return renamed  # a payload of extension keys, not a slip of the finger
+    if not unknown or len(unknown) > MAX_TYPO_CANDIDATES:
+        return renamed  # all known (every case of a dataset, nearly), or a payload of
+        # extension keys, not a slip of the finger
+    candidates = set(known_set) - {k.text for k in keys}
     for key in unknown:
-        suggestion = best(key.text, known_set - present)
+        suggestion = best(key.text, candidates)
         if suggestion is None:
             continue
         renamed.append(suggestion)
