@@ -186,25 +186,34 @@ def _variables(path: Path, facts: ConfigFacts, files: NamedFiles, sink: FindingS
     default = set(facts.default_vars)
     memo: dict[frozenset[str], list[tuple[str, list[str]]]] = {}
     for test in facts.tests:
-        _test_vars(test, prompts, default, sink, memo)
+        if test.vars is not None:
+            _test_vars(test, prompts, default, sink, memo)
     for ref in facts.refs:
         if ref.role == "tests" and not is_glob(ref.name):
             _file_vars(path, ref, prompts, default, files=files, sink=sink)
     config_text = files.read_text(path) or ""
     if used is None or any(r.role in ("script", "provider") for r in facts.refs):
         return
-    mentioned = used | {a or b for a, b in _VAR_IN_CODE.findall(config_text)} | \
-        set(_TEMPLATE_NAME.findall(config_text))
+    allowed = used | {a or b for a, b in _VAR_IN_CODE.findall(config_text)} | \
+        set(_TEMPLATE_NAME.findall(config_text)) | _IMPLICIT
+    # Tests mostly write the same names: each set of them is compared with `allowed` once.
+    all_allowed: dict[frozenset[str], bool] = {}
     for test in facts.tests:
         if test.vars is None:
             continue
+        names = frozenset(test.vars)
+        fine = all_allowed.get(names)
+        if fine is None:
+            fine = all_allowed[names] = names <= allowed
+        if fine:
+            continue
         for name, span in test.vars.items():
-            if name not in mentioned and name not in _IMPLICIT:
+            if name not in allowed:
                 sink.add("EYPF012", f"variable '{name}' is used by no prompt (nor any template "
                          "or script in the config)", span)
     if facts.default_vars:
         for name, span in facts.default_vars.items():
-            if name not in mentioned and name not in _IMPLICIT:
+            if name not in allowed:
                 sink.add("EYPF012", f"variable '{name}' is used by no prompt (nor any template "
                          "or script in the config)", span)
 
@@ -233,13 +242,13 @@ def _test_vars(test: TestFacts, prompts: list[_PromptVars], default: set[str],
     few distinct ones), so an edit's cross check is not 10,000 times every prompt's names."""
     if test.vars is None or test.prompt_filter or test.empty:
         return
-    combos: list[set[str]] = [set()]
+    written = frozenset(test.vars)
+    combos: list[frozenset[str]] = [written]
     if test.scenario_vars:
         if any(v is None for v in test.scenario_vars):
             return
-        combos = [set(v or ()) for v in test.scenario_vars]
-    for extra in combos:
-        names = frozenset(test.vars) | extra if extra else frozenset(test.vars)
+        combos = [written | frozenset(v or ()) for v in test.scenario_vars]
+    for names in combos:
         missing = memo.get(names)
         if missing is None:
             missing = memo[names] = _missing(prompts, default | names)
