@@ -171,6 +171,15 @@ class CaseCache:
             _, dropped = self._entries.popitem(last=False)
             self._placed.pop(id(dropped), None)
 
+    def put_all(self, keys: list[tuple[str, str]], results: list[CaseResult | None]) -> None:
+        """`put` each result (None: not one), in one update at C speed: a document's 10,000
+        cases are cached after its last share, where nothing else runs."""
+        self._entries.update((key, result) for key, result in zip(keys, results, strict=True)
+                             if result is not None)
+        while len(self._entries) > self.capacity:
+            _, dropped = self._entries.popitem(last=False)
+            self._placed.pop(id(dropped), None)
+
     def trim(self, keep: int) -> None:
         """Keep only the `keep` most recently used cases. Every keystroke in a case adds an
         entry for its new text; without this, a long editing session grows the cache (about

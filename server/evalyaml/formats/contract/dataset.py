@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from functools import cache, partial
+from typing import cast
 
 from evalyaml.core.findings import Finding, FindingSink, Related
 from evalyaml.core.incremental import CaseCache, CaseMapper, CaseResult, Edit, PlacedCase, place
@@ -152,6 +153,11 @@ def _all_cases(text: str, split: DatasetSplit, options: Options, cache: CaseCach
     first_pass = _first_pass([text[s.start : s.end] for s in segments],
                              [s.line for s in segments], options, fingerprint=fingerprint,
                              cache=cache, mapper=mapper or _in_turn)
+    if None not in first_pass:  # every case read alone (nearly always): placed in one pass
+        results = cast("list[CaseResult]", first_pass)
+        if cache is not None:
+            return [(r, cache.placed(r, s.line)) for r, s in zip(results, segments, strict=True)]
+        return [(r, place(r, s.line)) for r, s in zip(results, segments, strict=True)]
     cases: list[tuple[CaseResult, PlacedCase]] = []
     index = 0
     while index < len(segments):
@@ -220,6 +226,11 @@ def _first_pass(texts: list[str], lines: list[int], options: Options, *, fingerp
     keys = [(t, fingerprint) for t in texts]
     found: list[CaseResult | None] = [cache.get(k) for k in keys] if cache else [None] * len(texts)
     missing = [i for i, r in enumerate(found) if r is None]
+    if len(missing) == len(texts):  # a document opened: every case is new
+        fresh = mapper(texts, options, lines)
+        if cache is not None:
+            cache.put_all(keys, fresh)
+        return fresh
     if missing:
         fresh = mapper([texts[i] for i in missing], options, [lines[i] for i in missing])
         for i, result in zip(missing, fresh, strict=True):
