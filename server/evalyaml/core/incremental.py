@@ -167,15 +167,16 @@ class CaseCache:
 
     def put(self, key: tuple[str, str], result: CaseResult) -> None:
         self._entries[key] = result
-        if len(self._entries) > self.capacity:
-            _, dropped = self._entries.popitem(last=False)
-            self._placed.pop(id(dropped), None)
+        self._drop_over_capacity()
 
     def put_all(self, keys: list[tuple[str, str]], results: list[CaseResult | None]) -> None:
         """`put` each result (None: not one), in one update at C speed: a document's 10,000
         cases are cached after its last share, where nothing else runs."""
         self._entries.update((key, result) for key, result in zip(keys, results, strict=True)
                              if result is not None)
+        self._drop_over_capacity()
+
+    def _drop_over_capacity(self) -> None:
         while len(self._entries) > self.capacity:
             _, dropped = self._entries.popitem(last=False)
             self._placed.pop(id(dropped), None)

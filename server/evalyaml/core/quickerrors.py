@@ -61,10 +61,10 @@ def compile_quick(schema: Any, type_checker: object) -> QuickErrors | None:
     # jsonschema runs the keywords in the schema's order: `pattern` may come before `type`.
     pattern_first = pattern is not None and list(schema).index("pattern") < \
         list(schema).index("type")
-    skip = frozenset(looked_at)
+    skip = tuple(looked_at)
 
     def errors(value: Any) -> list[ValidationError] | None:
-        if any(isinstance(value, kind) for kind in skip):
+        if isinstance(value, skip):
             return None
         from jsonschema import ValidationError
 

@@ -153,11 +153,10 @@ def _all_cases(text: str, split: DatasetSplit, options: Options, cache: CaseCach
     first_pass = _first_pass([text[s.start : s.end] for s in segments],
                              [s.line for s in segments], options, fingerprint=fingerprint,
                              cache=cache, mapper=mapper or _in_turn)
+    placing = cache.placed if cache is not None else place
     if None not in first_pass:  # every case read alone (nearly always): placed in one pass
         results = cast("list[CaseResult]", first_pass)
-        if cache is not None:
-            return [(r, cache.placed(r, s.line)) for r, s in zip(results, segments, strict=True)]
-        return [(r, place(r, s.line)) for r, s in zip(results, segments, strict=True)]
+        return [(r, placing(r, s.line)) for r, s in zip(results, segments, strict=True)]
     cases: list[tuple[CaseResult, PlacedCase]] = []
     index = 0
     while index < len(segments):
@@ -179,8 +178,7 @@ def _all_cases(text: str, split: DatasetSplit, options: Options, cache: CaseCach
             result = _analyze_case_text(text[segment.start : segment.end], options,
                                         allow_open_end=True)
             assert result is not None
-        cases.append((result, cache.placed(result, segment.line) if cache
-                      else place(result, segment.line)))
+        cases.append((result, placing(result, segment.line)))
         index += 1
     return cases
 
@@ -226,17 +224,12 @@ def _first_pass(texts: list[str], lines: list[int], options: Options, *, fingerp
     keys = [(t, fingerprint) for t in texts]
     found: list[CaseResult | None] = [cache.get(k) for k in keys] if cache else [None] * len(texts)
     missing = [i for i, r in enumerate(found) if r is None]
-    if len(missing) == len(texts):  # a document opened: every case is new
-        fresh = mapper(texts, options, lines)
-        if cache is not None:
-            cache.put_all(keys, fresh)
-        return fresh
     if missing:
         fresh = mapper([texts[i] for i in missing], options, [lines[i] for i in missing])
         for i, result in zip(missing, fresh, strict=True):
             found[i] = result
-            if result is not None and cache is not None:
-                cache.put(keys[i], result)
+        if cache is not None:
+            cache.put_all([keys[i] for i in missing], fresh)
     return found
 
 

@@ -186,8 +186,7 @@ def _variables(path: Path, facts: ConfigFacts, files: NamedFiles, sink: FindingS
     default = set(facts.default_vars)
     memo: dict[frozenset[str], list[tuple[str, list[str]]]] = {}
     for test in facts.tests:
-        if test.vars is not None:
-            _test_vars(test, prompts, default, sink, memo)
+        _test_vars(test, prompts, default, sink, memo)
     for ref in facts.refs:
         if ref.role == "tests" and not is_glob(ref.name):
             _file_vars(path, ref, prompts, default, files=files, sink=sink)

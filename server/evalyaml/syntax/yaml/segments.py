@@ -167,8 +167,8 @@ def _split_dataset(text: str, key: str | None) -> DatasetSplit | None:
             break
         starts.append(found.start() + 1)
     region_end = terminator + 1 if terminator is not None else len(text)
-    if terminator is not None and (key is None or
-                       text[region_end : region_end + 1] in (" ", "\t", "|", ">", "-")):
+    if terminator is not None and (
+            key is None or text[region_end : region_end + 1] in (" ", "\t", "|", ">", "-")):
         # An indented line that is neither a case nor a root key, anything after a document
         # that is a list, or a block scalar's header or a `- ` less indented than the items
         # (with the list's lines taken out either would read as the key's value, where after
@@ -185,19 +185,28 @@ def _split_dataset(text: str, key: str | None) -> DatasetSplit | None:
     return DatasetSplit(tuple(segments), skeleton, indent, region_start, region_lines)
 
 
+def _item(indent: int) -> str:
+    """After a line break: a line that starts an item of a list indented `indent`."""
+    return rf" {{{indent}}}-(?=[ \t\r\n]|$)"
+
+
+def _inside(indent: int) -> str:
+    """After a line break: a line that stays inside such a list without starting an item
+    (indented deeper, blank, or a comment)."""
+    return rf" {{{indent + 1}}}|[ \t]*(?:#|\r|\n|$)"
+
+
 @cache
 def _items_then_end(indent: int) -> re.Pattern[str]:
-    """A line that starts an item (group 1), or else one that ends the list (`_item_patterns`
-    in one pattern: the 6 MB of a 10,000-case file are scanned once, not twice)."""
-    item = rf" {{{indent}}}-(?=[ \t\r\n]|$)"
-    return re.compile(rf"\n(?:({item})|(?! {{{indent + 1}}}|[ \t]*(?:#|\r|\n|$)))")
+    """A line that starts an item (group 1), or else one that ends the list: `_item_patterns`
+    in one pattern, so the 6 MB of a 10,000-case file are scanned once, not twice."""
+    return re.compile(rf"\n(?:({_item(indent)})|(?!{_inside(indent)}))")
 
 
 def _item_patterns(indent: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """The line that starts an item, and a line that ends the list (see `split_dataset`)."""
-    item = rf" {{{indent}}}-(?=[ \t\r\n]|$)"
-    return (re.compile(rf"\n{item}"),
-            re.compile(rf"\n(?! {{{indent + 1}}}|{item}|[ \t]*(?:#|\r|\n|$))"))
+    item = _item(indent)
+    return re.compile(rf"\n{item}"), re.compile(rf"\n(?!{_inside(indent)}|{item})")
 
 
 _CHUNK = 1 << 16
