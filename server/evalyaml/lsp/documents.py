@@ -1,8 +1,9 @@
 """Open documents: text and version, kept by the server itself (not pygls' workspace).
 
 The server applies incremental `didChange` edits with `positions` (one conversion module) and
-keeps each document's `LineIndex` up to date by splicing the line-start table, so an edit costs
-the size of the edit plus one list copy, never a re-scan of a 3 MB dataset. A `Document` is
+keeps each document's `LineIndex` up to date by splicing the line-start table, never by a re-scan
+of a 3 MB dataset (a long document's table is a `lines.SplitLineIndex`: an edit costs the lines
+between it and the last edit, not the lines below it). A `Document` is
 immutable: the engine thread reads `store.get(uri)` and always sees a consistent (text, version)
 pair while the event loop replaces it with the next one.
 """
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +19,7 @@ from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
 from evalyaml.ide.outline import Outline
+from evalyaml.lsp.lines import SplitLineIndex, compact
 from evalyaml.lsp.positions import Encoding, PositionMapper
 from evalyaml.syntax.text import LineIndex
 
@@ -67,27 +68,6 @@ class Document:
     @property
     def has_outline(self) -> bool:
         return bool(self._outline)
-
-
-COMPACT_LINES = 4096
-"""A document with more lines keeps its line-start table as an array of machine integers."""
-
-
-def compact(lines: LineIndex) -> LineIndex:
-    """`lines` with its line-start table as an `array('q')` when it is long: 8 bytes a line
-    instead of a list slot and an int object (40), and an edit's shifted tail is made without
-    an int object per line. A 10,000-case dataset has 160,000 lines."""
-    if len(lines._starts) > COMPACT_LINES and not isinstance(lines._starts, array):
-        lines._starts = array("q", lines._starts)
-    return lines
-
-
-def _line_index(text: str, starts: list[int] | array[int]) -> LineIndex:
-    """A LineIndex from a line-start table we already know (it is what LineIndex computes)."""
-    index = LineIndex.__new__(LineIndex)
-    index.text = text
-    index._starts = starts
-    return compact(index)
 
 
 def apply_changes(doc: Document, changes: list[types.TextDocumentContentChangeEvent],
@@ -145,23 +125,17 @@ def _apply_partial(text: str, lines: LineIndex, rng: types.Range, new_text: str,
         or (start > 0 and not new_text and text[start - 1] == "\r" and text[end:end + 1] == "\n")
     if joins_break or "\r" in text[start:end]:
         return result, compact(LineIndex(result)), None
-    old_starts = lines._starts
     first, last = start_pos.line, end_pos.line
-    delta = len(new_text) - (end - start)
     inserted = [start + m.end() for m in _BREAK.finditer(new_text)]
-    starts: list[int] | array[int]
-    if isinstance(old_starts, array):
-        packed = old_starts[: first + 1]
-        packed.extend(inserted)
-        rest = old_starts[last + 1:]
-        packed.extend(map(delta.__add__, rest) if delta else rest)
-        starts = packed
-    else:
-        tail = old_starts[last + 1:]
-        if delta:
-            tail = [s + delta for s in tail]
-        starts = old_starts[: first + 1] + inserted + tail
-    return result, _line_index(result, starts), (first, last, first + len(inserted))
+    changed = (first, last, first + len(inserted))
+    if isinstance(lines, SplitLineIndex):
+        return result, lines.edited(result, first, last, inserted), changed
+    delta = len(new_text) - (end - start)
+    starts = lines._starts
+    below = [s + delta for s in starts[last + 1:]] if delta else starts[last + 1:]
+    index = LineIndex.__new__(LineIndex)  # the table LineIndex(result) would count
+    index.text, index._starts = result, [*starts[: first + 1], *inserted, *below]
+    return result, compact(index), changed
 
 
 class DocumentStore:

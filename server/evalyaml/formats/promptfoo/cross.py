@@ -10,6 +10,8 @@ import glob
 import os
 import re
 from collections.abc import Iterable
+from itertools import compress
+from operator import attrgetter
 from pathlib import Path
 
 from evalyaml.core.findings import Finding, FindingSink
@@ -22,6 +24,7 @@ from evalyaml.formats.promptfoo.kinds import CONFIG
 from evalyaml.formats.promptfoo.paths import is_glob, suffix
 from evalyaml.formats.promptfoo.table import columns
 from evalyaml.formats.promptfoo.templates import analyse, required, split_txt
+from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import Mapping, Sequence
 from evalyaml.syntax.yaml.parse import parse_text
 
@@ -32,6 +35,8 @@ _IMPLICIT = frozenset({"env", "_conversation", "prompt", "query", "context", "se
 _VAR_IN_CODE = re.compile(r"vars(?:\.([A-Za-z_$][\w$]*)|\[\s*['\"]([^'\"]+)['\"]\s*\])")
 _TEMPLATE_NAME = re.compile(r"\{[{%][^}]*?([A-Za-z_][\w]*)")
 _MAX_GLOB = 1000
+_NAMES = attrgetter("names")
+_SCENARIOS = attrgetter("scenario_vars")
 
 
 def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
@@ -184,34 +189,45 @@ def _variables(path: Path, facts: ConfigFacts, files: NamedFiles, sink: FindingS
     if facts.recovered and any(key in p.names for key in facts.blanked for p in prompts):
         return  # the blanks removed a variable some prompt reads
     default = set(facts.default_vars)
-    memo: dict[frozenset[str], list[tuple[str, list[str]]]] = {}
-    for test in facts.tests:
-        _test_vars(test, prompts, default, sink, memo)
+    # EYPF012 (a variable no prompt reads) is said only when every prompt is known and no
+    # script or provider may read variables; a name some prompt reads or promptfoo fills in
+    # is never one, and the config's code and templates are searched only past those.
+    unused_said = used is not None and not any(r.role in ("script", "provider")
+                                               for r in facts.refs)
+    read = (used or set()) | _IMPLICIT
+    # Tests mostly write the same names (a 10,000-test config has a few sets of them): each set
+    # is compared with the prompts' once, and only the tests writing a set that lacks a variable
+    # or holds one nobody reads are visited (picked at C speed); all of them when a test has
+    # scenarios, which add names of their own.
+    written: set[frozenset[str] | None] = set(map(_NAMES, facts.tests))
+    memo = {names: _missing(prompts, default | names) for names in written if names is not None}
+    unread_sets = {names for names in memo if not names <= read} if unused_said else set()
+    trouble = {names for names, missing in memo.items() if missing} | unread_sets
+    tests: Iterable[TestFacts] = facts.tests if any(map(_SCENARIOS, facts.tests)) else \
+        compress(facts.tests, map(trouble.__contains__, map(_NAMES, facts.tests)))
+    unread: list[dict[str, Span]] = []
+    for test in tests:
+        names = test.names
+        if names is None or test.vars is None:
+            continue
+        if memo[names] or test.scenario_vars:
+            _test_vars(test, names, prompts, default, sink=sink, memo=memo)
+        if names in unread_sets:
+            unread.append(test.vars)
     for ref in facts.refs:
         if ref.role == "tests" and not is_glob(ref.name):
             _file_vars(path, ref, prompts, default, files=files, sink=sink)
-    config_text = files.read_text(path) or ""
-    if used is None or any(r.role in ("script", "provider") for r in facts.refs):
+    if not unused_said:
         return
-    allowed = used | {a or b for a, b in _VAR_IN_CODE.findall(config_text)} | \
-        set(_TEMPLATE_NAME.findall(config_text)) | _IMPLICIT
-    # Tests mostly write the same names: each set of them is compared with `allowed` once.
-    all_allowed: dict[frozenset[str], bool] = {}
-    for test in facts.tests:
-        if test.vars is None:
-            continue
-        names = frozenset(test.vars)
-        fine = all_allowed.get(names)
-        if fine is None:
-            fine = all_allowed[names] = names <= allowed
-        if fine:
-            continue
-        for name, span in test.vars.items():
-            if name not in allowed:
-                sink.add("EYPF012", f"variable '{name}' is used by no prompt (nor any template "
-                         "or script in the config)", span)
     if facts.default_vars:
-        for name, span in facts.default_vars.items():
+        unread.append(facts.default_vars)
+    if not any(name not in read for found in unread for name in found):
+        return
+    config_text = files.read_text(path) or ""
+    allowed = read | {a or b for a, b in _VAR_IN_CODE.findall(config_text)} | \
+        set(_TEMPLATE_NAME.findall(config_text))
+    for found in unread:
+        for name, span in found.items():
             if name not in allowed:
                 sink.add("EYPF012", f"variable '{name}' is used by no prompt (nor any template "
                          "or script in the config)", span)
@@ -234,14 +250,14 @@ def _describe(missing: list[tuple[str, list[str]]]) -> str:
     return "; ".join(parts)
 
 
-def _test_vars(test: TestFacts, prompts: list[_PromptVars], default: set[str],
-               sink: FindingSink, memo: dict[frozenset[str], list[tuple[str, list[str]]]]
-               ) -> None:
-    """`memo`: what is missing for each set of names a test writes (a 10,000-test config has
-    few distinct ones), so an edit's cross check is not 10,000 times every prompt's names."""
-    if test.vars is None or test.prompt_filter or test.empty:
+def _test_vars(test: TestFacts, written: frozenset[str], prompts: list[_PromptVars],
+               default: set[str], *, sink: FindingSink,
+               memo: dict[frozenset[str], list[tuple[str, list[str]]]]) -> None:
+    """`written`: `test.names`. `memo`: what is missing for each set of names a
+    test writes (a 10,000-test config has few distinct ones), so an edit's cross check is not
+    10,000 times every prompt's names."""
+    if test.prompt_filter or test.empty:
         return
-    written = frozenset(test.vars)
     combos: list[frozenset[str]] = [written]
     if test.scenario_vars:
         if any(v is None for v in test.scenario_vars):

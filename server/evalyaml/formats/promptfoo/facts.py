@@ -42,6 +42,12 @@ class TestFacts:
     prompt_filter: bool = False
     empty: bool = False  # refused as a test (EYPF016)
     scenario_vars: list[dict[str, Span] | None] = field(default_factory=list)
+    # The names of `vars`, made once a test: the cross check compares every test's names with
+    # the prompts' at each keystroke, and a frozenset keeps its hash.
+    names: frozenset[str] | None = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.names = None if self.vars is None else frozenset(self.vars)
 
 
 @dataclass(slots=True)
