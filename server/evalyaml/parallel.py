@@ -295,12 +295,14 @@ class CasePool:
         theirs_next = len(shares) - 1  # the worker's next share to receive: it works backwards
         here = len(shares)
         board = self._board
+        failed = False
         for index, share in enumerate(shares):
-            while theirs_next > index and _arrived(sent.get(theirs_next)):
+            while not failed and theirs_next > index and _arrived(sent.get(theirs_next)):
                 try:
                     results = _received(sent[theirs_next][0].result(), shares[theirs_next],
                                         share_lines[theirs_next], options)
-                except Exception:  # left to the last loop, which falls back on this thread
+                except Exception:  # its share is done below, here; the worker is not used again
+                    failed = self._failed()
                     break
                 done[theirs_next] = shown(results)
                 theirs_next -= 1
@@ -311,17 +313,12 @@ class CasePool:
                 break  # the worker has started this share, so every share after it too
             done[index] = shown(_placed_share(share, share_lines[index], options))
         mine = time.perf_counter() - started
-        failed = False
         for index in range(here, theirs_next + 1):
             try:
                 results = _received(sent[index][0].result(timeout=WORKER_TIMEOUT), shares[index],
                                     share_lines[index], options)
             except Exception:  # a dead or stuck worker: do its share here, and stop using it
-                if not failed:
-                    _logger().warning("case worker failed; analysing in the server from now on",
-                                      exc_info=True)
-                    self._give_up()
-                    failed = True
+                failed = failed or self._failed()
                 results = _placed_share(shares[index], share_lines[index], options)
             done[index] = shown(results)
         _logger().debug("%d cases: %d shares here in %.0f ms, %d by the worker%s, all after "
@@ -344,6 +341,13 @@ class CasePool:
             slot = board.slot() if board is not None else None
             sent[index] = (pool.submit(_analyse_in_worker, shares[index], options, slot), slot)
         return sent
+
+    def _failed(self) -> bool:
+        """Called in the `except` of a share the worker failed (dead, stuck or raising)."""
+        _logger().warning("case worker failed; analysing in the server from now on",
+                          exc_info=True)
+        self._give_up()
+        return True
 
     def _give_up(self) -> None:
         with self._lock:

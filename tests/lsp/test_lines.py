@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from lsprotocol import types
 
 from evalyaml.lsp.documents import Document, apply_changes
-from evalyaml.lsp.lines import COMPACT_LINES, SplitLineIndex
+from evalyaml.lsp.lines import COMPACT_LINES, BlockLineIndex
 from evalyaml.lsp.positions import Encoding, PositionMapper
 from evalyaml.syntax.text import LineIndex, Position
 
@@ -18,7 +18,7 @@ LINES = ["- id: case_{n}", "  input: \"日本 {n} 😀\"", "", "  criteria:\r", 
 BASE = "\n".join(LINES[n % len(LINES)].format(n=n) for n in range(COMPACT_LINES + 200)) + "\n"
 
 SNIPPETS = st.sampled_from(["", "x", "\n", "\r\n", "a\nb\n", "\n\n\n", "😀", "日本", "\r", " ",
-                            "- id: new\n  input: hi\n"])
+                            "- id: new\n  input: hi\n", "x\n" * 1100])  # the last: a block cut
 
 
 def same_answers(lines: LineIndex, text: str, probes: list[int]) -> None:
@@ -42,7 +42,7 @@ def same_answers(lines: LineIndex, text: str, probes: list[int]) -> None:
 def test_a_long_documents_table_answers_as_a_fresh_one_after_edits(data: st.DataObject) -> None:
     encoding = data.draw(st.sampled_from(list(Encoding)))
     doc = Document("file:///ws/big.yaml", None, BASE, 1)
-    assert isinstance(doc.lines, SplitLineIndex)
+    assert isinstance(doc.lines, BlockLineIndex)
     place = data.draw(st.integers(0, len(BASE)))
     for version in range(2, 2 + data.draw(st.integers(1, 8))):
         length = len(doc.text)
@@ -50,32 +50,34 @@ def test_a_long_documents_table_answers_as_a_fresh_one_after_edits(data: st.Data
             place = min(length, max(0, place + data.draw(st.integers(-300, 300))))
         else:
             place = data.draw(st.integers(0, length))
-        end = data.draw(st.integers(place, min(length, place + 60)))
+        reach = 60 if data.draw(st.booleans()) else 40_000  # the second: across blocks
+        end = data.draw(st.integers(place, min(length, place + reach)))
         mapper = PositionMapper(doc.lines, encoding)
         rng = types.Range(mapper.position(doc.lines.position(place)),
                           mapper.position(doc.lines.position(end)))
         before = doc
         doc = apply_changes(doc, [types.TextDocumentContentChangePartial(
             range=rng, text=data.draw(SNIPPETS))], version, encoding)
-        assert isinstance(doc.lines, SplitLineIndex)
         probes = [place, end, *data.draw(st.lists(st.integers(0, len(doc.text)), max_size=20))]
         same_answers(doc.lines, doc.text, probes)
         same_answers(before.lines, before.text, [place, end])
 
 
-def test_a_keystroke_converts_only_the_lines_between_it_and_the_last_edit() -> None:
-    """The point of the split: typing in one place leaves the table's two halves as they are,
-    so the edit copies memory and converts nothing (held on the split's place)."""
+def test_an_edit_rebuilds_one_block_and_shares_the_others() -> None:
+    """The point of the blocks: wherever the edit, the next table shares every block but the
+    one it falls in (held on the blocks' identity), so a keystroke costs one block."""
     doc = Document("file:///ws/big.yaml", None, BASE, 1)
-    line = COMPACT_LINES // 2
-    for version, text in enumerate(["x", "y", "\n", "z"], start=2):
+    for version, (line, text) in enumerate([(3000, "x"), (10, "\n"), (4100, "y")], start=2):
+        before = doc.lines
+        assert isinstance(before, BlockLineIndex)
         at = types.Position(line, 3)
         doc = apply_changes(doc, [types.TextDocumentContentChangePartial(
             range=types.Range(at, at), text=text)], version, Encoding.UTF16)
-        if text == "\n":
-            line += 1
-        assert isinstance(doc.lines, SplitLineIndex)
-        assert doc.lines._split == line + 1
+        assert isinstance(doc.lines, BlockLineIndex)
+        kept = {id(block) for block in before._blocks}
+        rebuilt = [block for block in doc.lines._blocks if id(block) not in kept]
+        assert len(rebuilt) == 1
+        assert len(doc.lines._blocks) == len(before._blocks)
     same_answers(doc.lines, doc.text, [])
 
 

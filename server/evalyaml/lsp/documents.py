@@ -2,10 +2,10 @@
 
 The server applies incremental `didChange` edits with `positions` (one conversion module) and
 keeps each document's `LineIndex` up to date by splicing the line-start table, never by a re-scan
-of a 3 MB dataset (a long document's table is a `lines.SplitLineIndex`: an edit costs the lines
-between it and the last edit, not the lines below it). A `Document` is
-immutable: the engine thread reads `store.get(uri)` and always sees a consistent (text, version)
-pair while the event loop replaces it with the next one.
+of a 3 MB dataset (a long document's table is a `lines.BlockLineIndex`: an edit costs one block
+of it, not the lines below the edit). A `Document` is immutable: the engine thread reads
+`store.get(uri)` and always sees a consistent (text, version) pair while the event loop replaces
+it with the next one.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
 from evalyaml.ide.outline import Outline
-from evalyaml.lsp.lines import SplitLineIndex, compact
+from evalyaml.lsp.lines import BlockLineIndex, compact
 from evalyaml.lsp.positions import Encoding, PositionMapper
 from evalyaml.syntax.text import LineIndex
 
@@ -128,7 +128,7 @@ def _apply_partial(text: str, lines: LineIndex, rng: types.Range, new_text: str,
     first, last = start_pos.line, end_pos.line
     inserted = [start + m.end() for m in _BREAK.finditer(new_text)]
     changed = (first, last, first + len(inserted))
-    if isinstance(lines, SplitLineIndex):
+    if isinstance(lines, BlockLineIndex):
         return result, lines.edited(result, first, last, inserted), changed
     delta = len(new_text) - (end - start)
     starts = lines._starts

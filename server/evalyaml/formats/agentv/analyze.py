@@ -25,10 +25,11 @@ from evalyaml.formats.agentv.suite import (
     check_tests,
     check_workspace,
 )
+from evalyaml.formats.agentv.suitefacts import RefKey, ref_key
 from evalyaml.formats.agentv.targetrefs import check_target
 from evalyaml.formats.agentv.targets import KNOWN_PROVIDERS, PROVIDER_ALIASES, check_targets
 from evalyaml.formats.base import Claim, NamedFiles
-from evalyaml.syntax.text import LineIndex
+from evalyaml.syntax.text import LineIndex, Span
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 from evalyaml.syntax.yaml.parse import parse_text
 
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
     from evalyaml.core.incremental import CaseCache, CaseMapper
 
 _REFS = "agentv.refs"
+_REF_KEYS = "agentv.ref_keys"
+_NOWHERE = Span.point(0, 0)  # a reference looked up aside: its findings are not kept
 
 KINDS: tuple[Kind, ...] = (SUITE, PROMPT, CASES, CONFIG, WORKSPACE, TARGETS)
 
@@ -100,22 +103,25 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
 def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
                 options: Options) -> Iterable[Finding]:
     refs = analysis.facts.get(_REFS)
-    if not isinstance(refs, list) or not refs:
-        return ()
+    if not isinstance(refs, list) or not refs or not isinstance(refs[0], SuiteRef):
+        return ()  # a list of SuiteRef, as `_record` leaves it
     sink = FindingSink(strict=options.strict)
     roots = _search_roots(path, files)
-    # A suite of 10,000 tests names one grader prompt 10,000 times: a reference found
-    # clean is clean wherever the same words stand (its span only places a finding).
-    clean: set[tuple[str, str, str, str]] = set()
-    for ref in refs:
-        if isinstance(ref, SuiteRef):
-            key = (ref.role, ref.name, ref.quote, ref.raw)
-            if key in clean:
-                continue
-            before = len(sink.findings)
+    # A suite of 10,000 tests names one grader prompt 10,000 times: a reference found clean is
+    # clean wherever the same words stand (its span only places a finding). So each distinct
+    # words are checked once aside (`_REF_KEYS`, kept test by test), and only the references
+    # whose words are not clean are checked in place, in order.
+    keys = analysis.facts.get(_REF_KEYS)
+    dirty: set[RefKey] = set()
+    for key in keys if isinstance(keys, tuple) else sorted(set(map(ref_key, refs))):
+        trial = FindingSink(strict=options.strict)
+        _check_ref(SuiteRef(key[0], key[1], _NOWHERE, key[2], key[3]), path, roots, files,
+                   trial, refs=refs)
+        if trial.findings:
+            dirty.add(key)
+    for ref in refs if dirty else ():
+        if ref_key(ref) in dirty:
             _check_ref(ref, path, roots, files, sink, refs=refs)
-            if len(sink.findings) == before:
-                clean.add(key)
     return sink.findings
 
 
@@ -175,6 +181,8 @@ def _record(result: FileAnalysis, facts: SuiteFacts, path: str | None, options: 
             file_refs: list[FileRef] | None = None) -> None:
     """`file_refs`: those of `facts.refs`, when the caller has them (`bytest`)."""
     result.facts[_REFS] = facts.refs
+    result.facts[_REF_KEYS] = facts.ref_keys if facts.ref_keys is not None else \
+        tuple(sorted(set(map(ref_key, facts.refs))))
     # For go to definition from a `depends_on` name to the test it names (`ide.definition`).
     result.facts["agentv.test_ids"] = list(facts.test_ids)
     result.facts["agentv.depends"] = [(d.on, d.span) for d in facts.depends]

@@ -12,6 +12,7 @@ parse as written is analysed whole by the caller.
 
 from __future__ import annotations
 
+import collections
 import itertools
 import json
 import operator
@@ -34,6 +35,7 @@ from evalyaml.formats.agentv.suite import (
     cross_test_rules,
     duplicate_ids,
 )
+from evalyaml.formats.agentv.suitefacts import RefKey, ref_key
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.record import respanned
 from evalyaml.syntax.text import LineIndex, Span
@@ -150,7 +152,8 @@ def analyze_suite_by_test(text: str, path: str | None, options: Options,
         state.extra[STATE] = sums
     refs, test_ids, depends, cases, tests_file_refs = sums.lists
     facts = replace(done.root, refs=[*done.root.refs, *refs], test_ids=list(test_ids),
-                    depends=list(depends), cases=list(cases))
+                    depends=list(depends), cases=list(cases),
+                    ref_keys=tuple(sorted({*map(ref_key, done.root.refs), *sums.ref_counts})))
     file_refs = file_refs_of(done.root.refs, path, options.root) if path else []
     file_refs.extend(tests_file_refs)
     findings: list[Finding] = list(done.root_findings)
@@ -177,6 +180,7 @@ class _Sums:
     counts: list[list[int]]  # per field, per test
     lists: list[list[Any]]  # per field
     findings: list[tuple[Finding, ...]]  # per test with findings, in order
+    ref_counts: dict[RefKey, int]  # how many of the tests' refs have each `ref_key`
 
     @staticmethod
     def after(last: object, items: list[Item[TestFacts]]) -> _Sums:
@@ -189,7 +193,7 @@ class _Sums:
             if not changed:
                 return last
             return last.rejoined(changed[0], items)  # a line added: every test below moved
-        return _Sums([], [[] for _ in _FIELDS], [[] for _ in _FIELDS], []).rejoined(0, items)
+        return _Sums([], [[] for _ in _FIELDS], [[] for _ in _FIELDS], [], {}).rejoined(0, items)
 
     def rejoined(self, first: int, items: list[Item[TestFacts]]) -> _Sums:
         """The lists kept above the test `first`, gathered again from there."""
@@ -199,7 +203,8 @@ class _Sums:
             parts = list(map(operator.attrgetter(name), facts))
             counts.append([*count[:first], *map(len, parts)])
             lists.append([*joined[: sum(count[:first])], *itertools.chain.from_iterable(parts)])
-        return _Sums(items, counts, lists, [item.findings for item in items if item.findings])
+        return _Sums(items, counts, lists, [item.findings for item in items if item.findings],
+                     dict(collections.Counter(map(ref_key, lists[0]))))
 
     def spliced(self, index: int, items: list[Item[TestFacts]]) -> _Sums:
         new = items[index].facts
@@ -211,4 +216,13 @@ class _Sums:
             counted = list(count)
             counted[index] = len(part)
             counts.append(counted)
-        return _Sums(items, counts, lists, [item.findings for item in items if item.findings])
+        ref_counts = dict(self.ref_counts)  # a few keys: a suite names few distinct files
+        for key in map(ref_key, self.items[index].facts.refs):
+            if ref_counts[key] > 1:
+                ref_counts[key] -= 1
+            else:
+                del ref_counts[key]
+        for key in map(ref_key, new.refs):
+            ref_counts[key] = ref_counts.get(key, 0) + 1
+        return _Sums(items, counts, lists, [item.findings for item in items if item.findings],
+                     ref_counts)

@@ -5,6 +5,9 @@ other."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
+
 from evalyaml.core.model import CaseSummary
 from evalyaml.formats.agentv.depends import Dependency
 from evalyaml.syntax.record import field, mutable_record
@@ -12,6 +15,11 @@ from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import PyValue
 
 ENV = "${{"  # an AgentV environment interpolation: its value is not known here
+
+RefKey = tuple[str, str, str, str]
+ref_key: Callable[[SuiteRef], RefKey] = attrgetter("role", "name", "quote", "raw")
+"""The words of a reference: two with the same words are found, or not, alike (only their
+spans differ), so the cross check looks each distinct one up once."""
 
 
 @mutable_record
@@ -39,4 +47,7 @@ class SuiteFacts:
     suite_meta: dict[str, PyValue] = field(default_factory=dict)
     suite_input_files: bool = False  # the suite has `input_files` (a list with a string)
     current: dict[str, PyValue] | None = None  # the test being checked
+    # The distinct `ref_key`s of `refs`, sorted, when kept up to date test by test (`bytest`):
+    # a keystroke's cross check looks these up instead of walking 10,000 references.
+    ref_keys: tuple[RefKey, ...] | None = None
 
