@@ -12,7 +12,7 @@ import pytest
 
 from evalyaml.core.findings import FindingSink
 from evalyaml.syntax.parsed import ParsedText
-from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
+from evalyaml.syntax.tree import Budget, Mapping, Node, Scalar, Sequence, to_python
 from evalyaml.syntax.yaml.parse import c_parser_available, parse_text
 
 needs_c = pytest.mark.skipif(not c_parser_available(), reason="ruamel.yaml.clib is not installed")
@@ -73,7 +73,8 @@ SAME: list[tuple[str, str]] = [
     ("control character", "a: \x01\n"),
     ("anchor defined twice", "a: &x 1\nb: &x 2\nc: *x\n"),
     ("undefined alias", "a: *nope\n"),
-    # Colons inside plain text of a flow collection: libyaml refuses them.
+    # Colons and question marks inside plain text of a flow collection (the old libyaml in
+    # ruamel.yaml.clib refuses them; the C side reads such a text with the pure parser: below).
     ("url in a flow list", "tools: [http://x]\n"),
     ("colon in a flow mapping", "{a:b}\n"),
     ("colon before a comma", "[a:,b]\n"),
@@ -108,6 +109,36 @@ SAME: list[tuple[str, str]] = [
 @pytest.mark.parametrize("text", [t for _, t in SAME], ids=[name for name, _ in SAME])
 def test_both_parsers_give_the_same_findings_and_tree(text: str) -> None:
     assert result(text, pure=True) == result(text, pure=False)
+
+
+# Every tool that reads these formats (libyaml 0.2.5 for lm-eval's loader, js-yaml for
+# promptfoo, the `yaml` package for AgentV) reads a ':' or a '?' inside plain text of a flow
+# collection as part of the text, and ends the text at a ':' before a blank or a flow indicator.
+# promptfoo's own documentation writes `providers: [openai:gpt-4.1-mini]`.
+FLOW_TEXT = [
+    ("providers: [openai:gpt-4.1-mini, anthropic:messages:claude]\n",
+     {"providers": ["openai:gpt-4.1-mini", "anthropic:messages:claude"]}),
+    ("tools: [http://x]\n", {"tools": ["http://x"]}),
+    ("{a:b}\n", {"a:b": None}),
+    ("[a:,b]\n", [{"a": None}, "b"]),
+    ("a: {b: c:d}\n", {"a": {"b": "c:d"}}),
+    ("x: [a:b:c, \"q\":r]\n", {"x": ["a:b:c", {"q": "r"}]}),
+    ("[a:[b]]\n", [{"a": ["b"]}]),
+    ("v: [why?, really?]\n", {"v": ["why?", "really?"]}),
+    ("assert: [{type: contains, value: refund?}]\n",
+     {"assert": [{"type": "contains", "value": "refund?"}]}),
+    ("[a?b, x?:y, ?k]\n", ["a?b", "x?:y", {"k": None}]),
+]
+
+
+@pytest.mark.parametrize("pure", [True, pytest.param(False, marks=needs_c)])
+@pytest.mark.parametrize(("text", "value"), FLOW_TEXT)
+def test_colons_and_question_marks_in_flow_text_read_as_the_formats_tools_read_them(
+        text: str, value: object, pure: bool) -> None:
+    sink = FindingSink(strict=False)
+    parsed = parse_text(text, sink, pure=pure)
+    assert parsed.ok and sink.findings == []
+    assert to_python(parsed.documents[0], Budget(1000)) == value
 
 
 # -- known divergences ---------------------------------------------------------------------------

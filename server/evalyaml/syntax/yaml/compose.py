@@ -112,6 +112,7 @@ def compose_text(text: str, lines: LineIndex, body: str, base: int, sink: Findin
                  pure: bool) -> ParsedText:
     """`text` parsed by ruamel; `body` is `text` without its byte-order mark, `base` the length
     of that mark (0 or 1)."""
+    unmasked = body
     body, masked = _mask_unicode_breaks(body)  # first: the guard scans what the parser will
     too_deep = find_depth_overflow(body, pure=pure or _CParser is None)
     if too_deep is not None:
@@ -126,6 +127,8 @@ def compose_text(text: str, lines: LineIndex, body: str, base: int, sink: Findin
     try:
         raw_docs = _compose_all(body, pure=pure or _CParser is None)
     except MarkedYAMLError as err:
+        if not pure and _old_libyaml_refusal(err, body):
+            return compose_text(text, lines, unmasked, base, sink, pure=True)
         at, left_open = _report_syntax(err, text, lines, base, sink)
         return ParsedText(text, lines, [], ok=False, error_at=at, error_open=left_open)
     except (YAMLError, RecursionError, ValueError) as err:  # unmarked: place on line 1
@@ -134,6 +137,20 @@ def compose_text(text: str, lines: LineIndex, body: str, base: int, sink: Findin
     converter = _Converter(lines, base, sink, masked, has_anchors="&" in body)
     docs = [converter.convert(doc) if doc is not None else None for doc in raw_docs]
     return ParsedText(text, lines, docs, ok=True)
+
+
+def _old_libyaml_refusal(err: MarkedYAMLError, body: str) -> bool:
+    """The libyaml inside ruamel.yaml.clib predates 0.2.5: inside a flow collection it refuses
+    a ':' in plain text (`providers: [openai:gpt-4o]`) and ends plain text at a '?' (`[why?]`),
+    both of which libyaml 0.2.5 (lm-eval's loader), js-yaml (promptfoo) and the `yaml` package
+    (AgentV) read as one string. Such a text is read by the pure parser, which reads it as they
+    do (`pureyaml._LibyamlScanner.scan_plain`)."""
+    if err.problem == "found unexpected ':'":
+        return True
+    mark = err.problem_mark
+    return mark is not None and (err.problem or "").startswith("did not find expected ','") \
+        and body[mark.index : mark.index + 1] == "?" and mark.index > 0 \
+        and body[mark.index - 1] not in " \t\r\n[{,"
 
 
 def _compose_all(body: str, *, pure: bool) -> list[Any]:

@@ -34,7 +34,8 @@ from ruamel.yaml.tokens import ScalarToken
 
 from evalyaml.syntax.yaml.resolver import FastResolver
 
-_SCANNER_VERSION = (1, 1)  # libyaml scans as YAML 1.1 does (`a:b` in flow, `? ` keys); tags
+_SCANNER_VERSION = (1, 1)  # libyaml scans as YAML 1.1 does (a ':' starting a token in flow is a
+# value indicator, `? ` keys); tags
 # still resolve as 1.2 (FastResolver), as for the C loader
 _BREAKS = "\r\n\x85\u2028\u2029"
 _DOCUMENT_MARKERS = ("---", "...")
@@ -42,7 +43,7 @@ _BLANK_OR_END = " \t\0" + _BREAKS
 _ANCHOR_CHAR = re.compile(r"[0-9A-Za-z_-]")
 _URI_CHAR = re.compile(r"[0-9A-Za-z_\-;/?:@&=+$,.!~*'()\[\]%]")  # libyaml's, after a `!`
 _AFTER_ANCHOR = _BLANK_OR_END + "?:,]}%@`"
-_FLOW_ENDS_PLAIN = ",?[]{}"  # with ":", what ends a plain scalar inside [ ] or { }
+_FLOW_INDICATORS = ",[]{}"  # what ends a plain scalar inside [ ] or { }, and a ':' before one
 
 
 class _LibyamlScanner(Scanner):
@@ -208,8 +209,10 @@ class _LibyamlScanner(Scanner):
         return TokenClass(value, start_mark, reader.get_mark())
 
     def scan_plain(self) -> Any:
-        """A plain scalar as libyaml scans it: in flow context a ':' not followed by a blank
-        is an error (`[http://x]`, `{a:b}`), where ruamel reads it as part of the text."""
+        """A plain scalar as libyaml 0.2.5 scans it, and js-yaml and the `yaml` package: in flow
+        context a ':' ends the text only before a blank or a flow indicator, and a '?' does not
+        end it (`[openai:gpt-4o]`, `[why?]` are one string each, as every tool that reads these
+        formats reads them)."""
         peek, forward, reader = self.reader.peek, self.reader.forward, self.reader
         chunks: list[str] = []
         start_mark = end_mark = reader.get_mark()
@@ -222,14 +225,10 @@ class _LibyamlScanner(Scanner):
                 if char in _BLANK_OR_END:
                     break
                 if char == ":":
-                    blank_after = peek(length + 1) in _BLANK_OR_END
-                    if self.flow_level and not blank_after:
-                        forward(length)
-                        raise ScannerError("while scanning a plain scalar", start_mark,
-                                           "found unexpected ':'", reader.get_mark())
-                    if blank_after:
+                    after = peek(length + 1)
+                    if after in _BLANK_OR_END or (self.flow_level and after in _FLOW_INDICATORS):
                         break
-                elif self.flow_level and char in _FLOW_ENDS_PLAIN:
+                elif self.flow_level and char in _FLOW_INDICATORS:
                     break
                 length += 1
             if length == 0:
