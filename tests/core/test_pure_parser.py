@@ -78,7 +78,12 @@ SAME: list[tuple[str, str]] = [
     ("url in a flow list", "tools: [http://x]\n"),
     ("colon in a flow mapping", "{a:b}\n"),
     ("colon before a comma", "[a:,b]\n"),
+    ("colon before a bracket", "[a:]\n"),
+    ("colon before a brace", "{a:}\n"),
+    ("colon before a flow list", "[a:[b]]\n"),
+    ("colon before a question mark", "[a:?]\n"),
     ("question mark in flow text", "[a?b]\n"),
+    ("question mark after a blank", "{q: Comment ça va ?}\n"),
     ("empty key", "a: 1\n: 2\n"),
     # Documents and directives.
     ("bare document after '...'", "a: 1\n...\nb: 2\n"),
@@ -112,23 +117,34 @@ def test_both_parsers_give_the_same_findings_and_tree(text: str) -> None:
 
 
 # Every tool that reads these formats (libyaml 0.2.5 for lm-eval's loader, js-yaml for
-# promptfoo, the `yaml` package for AgentV) reads a ':' or a '?' inside plain text of a flow
-# collection as part of the text, and ends the text at a ':' before a blank or a flow indicator.
-# promptfoo's own documentation writes `providers: [openai:gpt-4.1-mini]`.
+# promptfoo, the `yaml` package for AgentV) reads a ':' before more text, or a '?', inside plain
+# text of a flow collection as part of the text. promptfoo's own documentation writes
+# `providers: [openai:gpt-4.1-mini]`.
 FLOW_TEXT = [
     ("providers: [openai:gpt-4.1-mini, anthropic:messages:claude]\n",
      {"providers": ["openai:gpt-4.1-mini", "anthropic:messages:claude"]}),
     ("tools: [http://x]\n", {"tools": ["http://x"]}),
     ("{a:b}\n", {"a:b": None}),
-    ("[a:,b]\n", [{"a": None}, "b"]),
     ("a: {b: c:d}\n", {"a": {"b": "c:d"}}),
     ("x: [a:b:c, \"q\":r]\n", {"x": ["a:b:c", {"q": "r"}]}),
-    ("[a:[b]]\n", [{"a": ["b"]}]),
     ("v: [why?, really?]\n", {"v": ["why?", "really?"]}),
     ("assert: [{type: contains, value: refund?}]\n",
      {"assert": [{"type": "contains", "value": "refund?"}]}),
     ("[a?b, x?:y, ?k]\n", ["a?b", "x?:y", {"k": None}]),
+    ("q: {fr: Comment ça va ?}\n", {"q": {"fr": "Comment ça va ?"}}),
+    ("- [x, y ?, a ? b]\n", [["x", "y ?", "a ? b"]]),
 ]
+
+
+# libyaml 0.2.5 refuses a ':' before one of `,?[]{}` in flow text (js-yaml and the `yaml`
+# package would read it): both parsers say so, at the ':'.
+@pytest.mark.parametrize("pure", [True, pytest.param(False, marks=needs_c)])
+@pytest.mark.parametrize("text", ["[a:]\n", "{a:}\n", "[a:,b]\n", "[a:[b]]\n", "[a:?]\n"])
+def test_a_colon_before_a_flow_indicator_is_libyamls_error(text: str, pure: bool) -> None:
+    ok, findings, _ = result(text, pure=pure)
+    assert not ok
+    assert [(code, where[:2], message) for code, where, message in findings] == \
+        [("EY101", (0, 2), "YAML syntax error: found unexpected ':'")]
 
 
 @pytest.mark.parametrize("pure", [True, pytest.param(False, marks=needs_c)])

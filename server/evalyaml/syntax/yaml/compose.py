@@ -141,16 +141,16 @@ def compose_text(text: str, lines: LineIndex, body: str, base: int, sink: Findin
 
 def _old_libyaml_refusal(err: MarkedYAMLError, body: str) -> bool:
     """The libyaml inside ruamel.yaml.clib predates 0.2.5: inside a flow collection it refuses
-    a ':' in plain text (`providers: [openai:gpt-4o]`) and ends plain text at a '?' (`[why?]`),
-    both of which libyaml 0.2.5 (lm-eval's loader), js-yaml (promptfoo) and the `yaml` package
-    (AgentV) read as one string. Such a text is read by the pure parser, which reads it as they
-    do (`pureyaml._LibyamlScanner.scan_plain`)."""
+    a ':' in plain text (`providers: [openai:gpt-4o]`) and ends plain text at a '?' (`[why?]`,
+    `{q: Comment ça va ?}`), both of which libyaml 0.2.5 (lm-eval's loader), js-yaml (promptfoo)
+    and the `yaml` package (AgentV) read as one string. Such a text is read by the pure parser,
+    which reads it as libyaml 0.2.5 does (`pureyaml._LibyamlScanner.scan_plain`); where the old
+    libyaml was right, the pure parser gives the same error."""
     if err.problem == "found unexpected ':'":
         return True
     mark = err.problem_mark
     return mark is not None and (err.problem or "").startswith("did not find expected ','") \
-        and body[mark.index : mark.index + 1] == "?" and mark.index > 0 \
-        and body[mark.index - 1] not in " \t\r\n[{,"
+        and body[mark.index : mark.index + 1] == "?"
 
 
 def _compose_all(body: str, *, pure: bool) -> list[Any]:

@@ -87,10 +87,12 @@ _DEEP_SPACES = " " * (MAX_DEPTH // 2)
 _DOUBLE = lazy_re(r'"([^"\\]*)"(?: *$| +#)')
 _SINGLE = lazy_re(r"'([^']*)'(?: *$| +#)")
 # One item of a one-line flow list, with the ',' or ']' after it: a plain scalar (no
-# indicator first, none of `,[]{}#:?` or quotes inside: libyaml ends a plain scalar at `?` in
-# a flow collection), or a quoted scalar as above.
+# indicator first; none of `,[]{}#` or quotes inside; a ':' only before more text, as libyaml
+# 0.2.5 reads `[openai:gpt-4o]`; a '?' anywhere after the first character, as in `[why?]`), or
+# a quoted scalar as above. A ':' before a blank (a mapping) or before `,?[]{}` (libyaml's
+# error) is left to the full parser.
 _FLOW_PLAIN = (r"(?:[^ ,\[\]{}#:'\"&*!|>%@`?\-]|-(?=[^ ,\[\]{}#:'\"?]))"
-               r"(?:[^,\[\]{}#:'\"?]*[^ ,\[\]{}#:'\"?])?")
+               r"(?:(?:[^,\[\]{}#:'\"]|:(?=[^ \t,?\[\]{}#'\"]))*[^ ,\[\]{}#:'\"])?")
 _FLOW_ITEM = lazy_re(rf" *(?:({_FLOW_PLAIN})|'([^']*)'|\"([^\"\\]*)\") *([,\]])")
 _FLOW_EMPTY = lazy_re(r"\[ *\]")
 _FLOW_WORD = r"[A-Za-z0-9_][A-Za-z0-9_.$/@+-]*+"

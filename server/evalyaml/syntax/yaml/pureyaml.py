@@ -43,7 +43,8 @@ _BLANK_OR_END = " \t\0" + _BREAKS
 _ANCHOR_CHAR = re.compile(r"[0-9A-Za-z_-]")
 _URI_CHAR = re.compile(r"[0-9A-Za-z_\-;/?:@&=+$,.!~*'()\[\]%]")  # libyaml's, after a `!`
 _AFTER_ANCHOR = _BLANK_OR_END + "?:,]}%@`"
-_FLOW_INDICATORS = ",[]{}"  # what ends a plain scalar inside [ ] or { }, and a ':' before one
+_FLOW_INDICATORS = ",[]{}"  # what ends a plain scalar inside [ ] or { }
+_AFTER_FLOW_COLON = ",?[]{}"  # libyaml 0.2.5 refuses a ':' before one of these in flow text
 
 
 class _LibyamlScanner(Scanner):
@@ -209,10 +210,10 @@ class _LibyamlScanner(Scanner):
         return TokenClass(value, start_mark, reader.get_mark())
 
     def scan_plain(self) -> Any:
-        """A plain scalar as libyaml 0.2.5 scans it, and js-yaml and the `yaml` package: in flow
-        context a ':' ends the text only before a blank or a flow indicator, and a '?' does not
-        end it (`[openai:gpt-4o]`, `[why?]` are one string each, as every tool that reads these
-        formats reads them)."""
+        """A plain scalar as libyaml 0.2.5 scans it: in flow context a ':' before anything but a
+        blank or one of `,?[]{}` is text, and so is a '?' (`[openai:gpt-4o]`, `[why?]` are one
+        string each, as js-yaml and the `yaml` package read them too); a ':' before one of
+        `,?[]{}` is libyaml's error (`[a:]`, `[a:,b]`), which those two would read."""
         peek, forward, reader = self.reader.peek, self.reader.forward, self.reader
         chunks: list[str] = []
         start_mark = end_mark = reader.get_mark()
@@ -226,8 +227,12 @@ class _LibyamlScanner(Scanner):
                     break
                 if char == ":":
                     after = peek(length + 1)
-                    if after in _BLANK_OR_END or (self.flow_level and after in _FLOW_INDICATORS):
+                    if after in _BLANK_OR_END:
                         break
+                    if self.flow_level and after in _AFTER_FLOW_COLON:
+                        forward(length)
+                        raise ScannerError("while scanning a plain scalar", start_mark,
+                                           "found unexpected ':'", reader.get_mark())
                 elif self.flow_level and char in _FLOW_INDICATORS:
                     break
                 length += 1
