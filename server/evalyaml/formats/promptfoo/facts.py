@@ -43,7 +43,8 @@ class TestFacts:
     empty: bool = False  # refused as a test (EYPF016)
     scenario_vars: list[dict[str, Span] | None] = field(default_factory=list)
     # The names of `vars`, made once a test: the cross check compares every test's names with
-    # the prompts' at each keystroke, and a frozenset keeps its hash.
+    # the prompts' at each keystroke, and a frozenset keeps its hash. `vars` is never changed
+    # after the test is made (a new TestFacts is built instead), or this would go stale.
     names: frozenset[str] | None = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
