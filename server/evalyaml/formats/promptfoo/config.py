@@ -154,6 +154,15 @@ def _prompt_object(ctx: Context, node: Mapping, facts: ConfigFacts) -> None:
                 "or 'label' string property\")", ctx.span(first))
         return
     label = text_of(found["label"][1]) if "label" in found else None
+    if not text_of(found["id"][1] if "id" in found else None) and \
+            (text_of(found["raw"][1] if "raw" in found else None) is None or label is None):
+        # `combineConfigs` keeps an object with an `id` as it is, else only what `PromptSchema`
+        # (a string `raw` and a string `label`) accepts.
+        first = items[0][0] if items else node
+        ctx.add("EYPF018", "a prompt object needs both 'raw' and 'label' unless it has an 'id': "
+                "promptfoo refuses the config (\"Invalid input\", or \"Invalid prompt object\" "
+                "once loaded)", ctx.span(first))
+        return
     if raw is not None:
         _prompt_string(ctx, raw[1], facts, label)
 

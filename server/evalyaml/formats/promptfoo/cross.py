@@ -233,10 +233,15 @@ def _variables(path: Path, facts: ConfigFacts, files: NamedFiles, sink: FindingS
                          "or script in the config)", span)
 
 
+# Variables promptfoo gives every prompt that reads them: `env` (the environment, to Nunjucks)
+# and `_conversation` (the earlier turns of the same conversation, `attachConversationVar`).
+_GIVEN = frozenset({"env", "_conversation"})
+
+
 def _missing(prompts: list[_PromptVars], supplied: set[str]) -> list[tuple[str, list[str]]]:
     out: list[tuple[str, list[str]]] = []
     for prompt in prompts:
-        names = [n for n in prompt.names if n not in supplied and n != "env"]
+        names = [n for n in prompt.names if n not in supplied and n not in _GIVEN]
         if names:
             out.append((prompt.label, names))
     return out

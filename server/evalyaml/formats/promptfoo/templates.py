@@ -103,10 +103,11 @@ def analyse(text: str) -> tuple[list[Use], list[Problem]]:
                     _expression(src, rest_start + loop.start(2), guarded, bound, uses)
             elif tag == "if":
                 _expression(rest, rest_start, True, bound, uses)
-            elif tag == "macro":
-                args = re.match(r"\s*\w+\s*\((.*)\)", rest, re.DOTALL)
+            elif tag == "macro":  # its name (called later: `{{ m(x) }}`) and its arguments
+                args = re.match(r"\s*(\w+)\s*\((.*)\)", rest, re.DOTALL)
                 if args:
-                    bound.update(m.group() for m in _IDENT.finditer(args.group(1)))
+                    bound.add(args.group(1))
+                    bound.update(m.group() for m in _IDENT.finditer(args.group(2)))
             continue
         if tag == "set":
             assign = re.match(r"\s*([\w\s,]+?)\s*(=|$)", rest)
