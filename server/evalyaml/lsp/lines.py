@@ -30,7 +30,8 @@ _new = tuple.__new__
 class BlockLineIndex(LineIndex):
     """`LineIndex` over blocks: line `firsts[b] + i` starts at `blocks[b][i] + shifts[b]`, and
     block `b`'s first line at `heads[b]` (kept apart so that an offset finds its block by
-    `bisect`). `_starts` is not used."""
+    `bisect`). `_starts` is not used: `line_end`, `offset` and the rest of `LineIndex` read the
+    table through the three methods below."""
 
     __slots__ = ("_blocks", "_firsts", "_heads", "_shifts")
     _blocks: list[array[int]]
@@ -85,14 +86,6 @@ class BlockLineIndex(LineIndex):
         b = bisect_right(self._firsts, line) - 1
         return self._blocks[b][line - self._firsts[b]] + self._shifts[b]
 
-    def line_end(self, line: int) -> int:
-        if line + 1 < self.line_count:
-            end = self.line_start(line + 1)
-            if self.text[end - 2 : end] == "\r\n":
-                return end - 2
-            return end - 1
-        return len(self.text)
-
     def position(self, offset: int) -> Position:
         length = len(self.text)
         if offset <= 0:
@@ -103,12 +96,6 @@ class BlockLineIndex(LineIndex):
         line = self._firsts[b] + bisect_right(self._blocks[b], offset - self._shifts[b]) - 1
         end = self.line_end(line)
         return _new(Position, (line, (offset if offset < end else end) - self.line_start(line)))
-
-    def offset(self, pos: Position) -> int:
-        if pos.line >= self.line_count:
-            return len(self.text)
-        line = max(pos.line, 0)
-        return min(self.line_start(line) + max(pos.character, 0), self.line_end(line))
 
 
 def compact(lines: LineIndex) -> LineIndex:

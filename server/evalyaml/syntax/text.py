@@ -84,9 +84,11 @@ class LineIndex:
         return self._starts[min(max(line, 0), len(self._starts) - 1)]
 
     def line_end(self, line: int) -> int:
-        """Offset of the end of `line`'s content, before its line break."""
-        if line + 1 < len(self._starts):
-            end = self._starts[line + 1]
+        """Offset of the end of `line`'s content, before its line break. Through `line_count`
+        and `line_start`, as `offset` is: a subclass that keeps its table otherwise
+        (`lsp.lines.BlockLineIndex`) overrides those two and `position`."""
+        if line + 1 < self.line_count:
+            end = self.line_start(line + 1)
             if self.text[end - 2 : end] == "\r\n":
                 return end - 2
             return end - 1
@@ -114,10 +116,10 @@ class LineIndex:
         return _new(Position, (line, (offset if offset < end else end) - starts[line]))
 
     def offset(self, pos: Position) -> int:
-        if pos.line >= len(self._starts):
+        if pos.line >= self.line_count:
             return len(self.text)
-        start = self._starts[max(pos.line, 0)]
-        return min(start + max(pos.character, 0), self.line_end(max(pos.line, 0)))
+        line = max(pos.line, 0)
+        return min(self.line_start(line) + max(pos.character, 0), self.line_end(line))
 
     def span(self, start: int, end: int) -> Span:
         return _new(Span, (self.position(start), self.position(end)))

@@ -25,7 +25,7 @@ from evalyaml.formats.agentv.suite import (
     check_tests,
     check_workspace,
 )
-from evalyaml.formats.agentv.suitefacts import RefKey, ref_key
+from evalyaml.formats.agentv.suitefacts import RefKey, distinct_keys, ref_key
 from evalyaml.formats.agentv.targetrefs import check_target
 from evalyaml.formats.agentv.targets import KNOWN_PROVIDERS, PROVIDER_ALIASES, check_targets
 from evalyaml.formats.base import Claim, NamedFiles
@@ -113,7 +113,7 @@ def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
     # whose words are not clean are checked in place, in order.
     keys = analysis.facts.get(_REF_KEYS)
     dirty: set[RefKey] = set()
-    for key in keys if isinstance(keys, tuple) else sorted(set(map(ref_key, refs))):
+    for key in keys if isinstance(keys, tuple) else distinct_keys(refs):
         trial = FindingSink(strict=options.strict)
         _check_ref(SuiteRef(key[0], key[1], _NOWHERE, key[2], key[3]), path, roots, files,
                    trial, refs=refs)
@@ -182,7 +182,7 @@ def _record(result: FileAnalysis, facts: SuiteFacts, path: str | None, options: 
     """`file_refs`: those of `facts.refs`, when the caller has them (`bytest`)."""
     result.facts[_REFS] = facts.refs
     result.facts[_REF_KEYS] = facts.ref_keys if facts.ref_keys is not None else \
-        tuple(sorted(set(map(ref_key, facts.refs))))
+        distinct_keys(facts.refs)
     # For go to definition from a `depends_on` name to the test it names (`ide.definition`).
     result.facts["agentv.test_ids"] = list(facts.test_ids)
     result.facts["agentv.depends"] = [(d.on, d.span) for d in facts.depends]

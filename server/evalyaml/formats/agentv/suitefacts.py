@@ -22,6 +22,11 @@ ref_key: Callable[[SuiteRef], RefKey] = attrgetter("role", "name", "quote", "raw
 spans differ), so the cross check looks each distinct one up once."""
 
 
+def distinct_keys(refs: list[SuiteRef]) -> tuple[RefKey, ...]:
+    """The sorted distinct `ref_key`s of `refs`, as a suite's `ref_keys` holds them."""
+    return tuple(sorted(set(map(ref_key, refs))))
+
+
 @mutable_record
 class SuiteRef:
     """A file the suite names: `role` is `prompt` (a `file://` grader prompt), `bare-prompt`

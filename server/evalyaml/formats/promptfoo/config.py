@@ -146,22 +146,20 @@ def _prompt_object(ctx: Context, node: Mapping, facts: ConfigFacts) -> None:
         if key.text not in vocab.PROMPT_OBJECT_KEYS:
             ctx.unknown_key(key, ("id", "label", "raw", "config"), "a prompt")
     raw = found.get("raw") or found.get("id")
-    if text_of(found["raw"][1] if "raw" in found else None) is None and \
-            text_of(found["label"][1] if "label" in found else None) is None:
-        first = items[0][0] if items else node
+    raw_text, label, id_text = (text_of(found[k][1]) if k in found else None
+                                for k in ("raw", "label", "id"))
+    first = ctx.span(items[0][0] if items else node)
+    if raw_text is None and label is None:
         ctx.add("EYPF018", "a prompt object needs a string 'raw' or 'label' (\"Invariant failed: "
                 "Invalid prompt ... Prompts must be either a string or an object with a 'raw' "
-                "or 'label' string property\")", ctx.span(first))
+                "or 'label' string property\")", first)
         return
-    label = text_of(found["label"][1]) if "label" in found else None
-    if not text_of(found["id"][1] if "id" in found else None) and \
-            (text_of(found["raw"][1] if "raw" in found else None) is None or label is None):
+    if not id_text and (raw_text is None or label is None):
         # `combineConfigs` keeps an object with an `id` as it is, else only what `PromptSchema`
         # (a string `raw` and a string `label`) accepts.
-        first = items[0][0] if items else node
         ctx.add("EYPF018", "a prompt object needs both 'raw' and 'label' unless it has an 'id': "
                 "promptfoo refuses the config (\"Invalid input\", or \"Invalid prompt object\" "
-                "once loaded)", ctx.span(first))
+                "once loaded)", first)
         return
     if raw is not None:
         _prompt_string(ctx, raw[1], facts, label)

@@ -29,9 +29,11 @@ from evalyaml.syntax.tree import Mapping, Sequence
 from evalyaml.syntax.yaml.parse import parse_text
 
 FACTS = "promptfoo.facts"
-# Variables promptfoo or its assertion types fill in or read on their own.
-_IMPLICIT = frozenset({"env", "_conversation", "prompt", "query", "context", "sessionId",
-                       "assert", "options"})
+# Variables promptfoo gives every prompt that reads them: `env` (the environment, to Nunjucks)
+# and `_conversation` (the earlier turns of the same conversation, `attachConversationVar`).
+_GIVEN = frozenset({"env", "_conversation"})
+# Those, and the variables promptfoo or its assertion types read on their own.
+_IMPLICIT = _GIVEN | {"prompt", "query", "context", "sessionId", "assert", "options"}
 _VAR_IN_CODE = re.compile(r"vars(?:\.([A-Za-z_$][\w$]*)|\[\s*['\"]([^'\"]+)['\"]\s*\])")
 _TEMPLATE_NAME = re.compile(r"\{[{%][^}]*?([A-Za-z_][\w]*)")
 _MAX_GLOB = 1000
@@ -231,11 +233,6 @@ def _variables(path: Path, facts: ConfigFacts, files: NamedFiles, sink: FindingS
             if name not in allowed:
                 sink.add("EYPF012", f"variable '{name}' is used by no prompt (nor any template "
                          "or script in the config)", span)
-
-
-# Variables promptfoo gives every prompt that reads them: `env` (the environment, to Nunjucks)
-# and `_conversation` (the earlier turns of the same conversation, `attachConversationVar`).
-_GIVEN = frozenset({"env", "_conversation"})
 
 
 def _missing(prompts: list[_PromptVars], supplied: set[str]) -> list[tuple[str, list[str]]]:

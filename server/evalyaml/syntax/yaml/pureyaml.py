@@ -34,9 +34,9 @@ from ruamel.yaml.tokens import ScalarToken
 
 from evalyaml.syntax.yaml.resolver import FastResolver
 
-_SCANNER_VERSION = (1, 1)  # libyaml scans as YAML 1.1 does (a ':' starting a token in flow is a
-# value indicator, `? ` keys); tags
-# still resolve as 1.2 (FastResolver), as for the C loader
+# libyaml scans as YAML 1.1 does (a ':' starting a token in flow is a value indicator, `? `
+# keys); tags still resolve as 1.2 (FastResolver), as for the C loader.
+_SCANNER_VERSION = (1, 1)
 _BREAKS = "\r\n\x85\u2028\u2029"
 _DOCUMENT_MARKERS = ("---", "...")
 _BLANK_OR_END = " \t\0" + _BREAKS
