@@ -104,6 +104,11 @@ def test_a_dead_worker_costs_time_never_results(pool: CasePool) -> None:
     for process in list(processes.values()):
         process.kill()
         process.join()
+    # The executor's own thread notices the death a moment later; until then a map may take
+    # every share back on the claim board and never read a failure (right results, later give up).
+    deadline = time.monotonic() + 10
+    while not pool._pool._broken and time.monotonic() < deadline:  # type: ignore[union-attr]
+        time.sleep(0.01)
     assert mapped(pool, texts) == here(texts)
     assert not pool.ready  # given up: later analyses stay in this process
     assert mapped(pool, texts[:10]) == here(texts[:10])
