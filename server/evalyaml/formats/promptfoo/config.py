@@ -19,6 +19,7 @@ from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 _ROOT_QUIET = frozenset({"$schema", *vocab.LEGACY_TOP_KEYS})
 _LOCAL_REF = re.compile(r"""["']?\$ref["']?\s*:\s*["']?#/([^/"'\s]+)""")
+_ANCHORED = re.compile(r"\s*:\s*&([\w-]+)")
 
 
 def check_config(ctx: Context, root: Node | None, facts: ConfigFacts, *,
@@ -39,7 +40,7 @@ def check_config(ctx: Context, root: Node | None, facts: ConfigFacts, *,
     referenced = set(_LOCAL_REF.findall(ctx.parsed.text))
     for key, _ in items:
         if key.text not in vocab.TOP_KEYS and key.text not in _ROOT_QUIET and \
-                key.text not in referenced:
+                key.text not in referenced and not _holds_alias_target(ctx.parsed.text, key):
             ctx.unknown_key(key, vocab.TOP_KEYS, "the config")
     _providers(ctx, root, found, facts)
     check_redteam(ctx, found)
@@ -83,6 +84,15 @@ def no_assertion(ctx: Context, tests: Span | None, facts: ConfigFacts) -> None:
         ctx.add("EYPF008", f"{test.label} has no assertion (none of its own"
                 + ("" if test.scenario_vars else ", none from defaultTest") + "), unlike the "
                 "other tests: promptfoo runs it and it passes whatever the output", test.span)
+
+
+def _holds_alias_target(text: str, key: Scalar) -> bool:
+    """`x-defaults: &defaults ...` read by `<<: *defaults` elsewhere: the key is there to hold
+    the anchor (as in Compose files), and has done its work when js-yaml resolves the alias."""
+    anchored = _ANCHORED.match(text, key.end)
+    if anchored is None:
+        return False
+    return re.search(rf"\*{re.escape(anchored.group(1))}(?![\w-])", text) is not None
 
 
 def _providers(ctx: Context, root: Mapping, found: dict[str, tuple[Scalar, Node]],
