@@ -25,7 +25,15 @@ from evalyaml.formats.agentv.suite import (
     check_tests,
     check_workspace,
 )
-from evalyaml.formats.agentv.suitefacts import RefKey, distinct_keys, ref_key
+from evalyaml.formats.agentv.suitefacts import (
+    DEPENDS,
+    REF_KEYS,
+    REFS,
+    TEST_IDS,
+    RefKey,
+    distinct_keys,
+    ref_key,
+)
 from evalyaml.formats.agentv.targetrefs import check_target
 from evalyaml.formats.agentv.targets import KNOWN_PROVIDERS, PROVIDER_ALIASES, check_targets
 from evalyaml.formats.base import Claim, NamedFiles
@@ -36,8 +44,6 @@ from evalyaml.syntax.yaml.parse import parse_text
 if TYPE_CHECKING:
     from evalyaml.core.incremental import CaseCache, CaseMapper
 
-_REFS = "agentv.refs"
-_REF_KEYS = "agentv.ref_keys"
 _NOWHERE = Span.point(0, 0)  # a reference looked up aside: its findings are not kept
 
 KINDS: tuple[Kind, ...] = (SUITE, PROMPT, CASES, CONFIG, WORKSPACE, TARGETS)
@@ -102,16 +108,16 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
 
 def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
                 options: Options) -> Iterable[Finding]:
-    refs = analysis.facts.get(_REFS)
+    refs = analysis.facts.get(REFS)
     if not isinstance(refs, list) or not refs or not isinstance(refs[0], SuiteRef):
         return ()  # a list of SuiteRef, as `_record` leaves it
     sink = FindingSink(strict=options.strict)
     roots = _search_roots(path, files)
     # A suite of 10,000 tests names one grader prompt 10,000 times: a reference found clean is
     # clean wherever the same words stand (its span only places a finding). So each distinct
-    # words are checked once aside (`_REF_KEYS`, kept test by test), and only the references
+    # words are checked once aside (`REF_KEYS`, kept test by test), and only the references
     # whose words are not clean are checked in place, in order.
-    keys = analysis.facts.get(_REF_KEYS)
+    keys = analysis.facts.get(REF_KEYS)
     dirty: set[RefKey] = set()
     for key in keys if isinstance(keys, tuple) else distinct_keys(refs):
         trial = FindingSink(strict=options.strict)
@@ -180,12 +186,12 @@ def _five_x_key(root: object) -> Mapping:
 def _record(result: FileAnalysis, facts: SuiteFacts, path: str | None, options: Options,
             file_refs: list[FileRef] | None = None) -> None:
     """`file_refs`: those of `facts.refs`, when the caller has them (`bytest`)."""
-    result.facts[_REFS] = facts.refs
-    result.facts[_REF_KEYS] = facts.ref_keys if facts.ref_keys is not None else \
+    result.facts[REFS] = facts.refs
+    result.facts[REF_KEYS] = facts.ref_keys if facts.ref_keys is not None else \
         distinct_keys(facts.refs)
     # For go to definition from a `depends_on` name to the test it names (`ide.definition`).
-    result.facts["agentv.test_ids"] = list(facts.test_ids)
-    result.facts["agentv.depends"] = [(d.on, d.span) for d in facts.depends]
+    result.facts[TEST_IDS] = list(facts.test_ids)
+    result.facts[DEPENDS] = [(d.on, d.span) for d in facts.depends]
     result.cases = facts.cases
     if path is None:
         return

@@ -13,7 +13,7 @@ from evalyaml.core.findings import FindingSink
 from evalyaml.core.model import CaseSummary, FileAnalysis
 from evalyaml.formats.agentv.common import Context
 from evalyaml.formats.agentv.suite import SuiteRef, check_test
-from evalyaml.formats.agentv.suitefacts import SuiteFacts
+from evalyaml.formats.agentv.suitefacts import REFS, SuiteFacts
 from evalyaml.syntax.jsonl import not_an_object, parse_jsonl, parse_lone_row, require_objects
 from evalyaml.syntax.lines import LineResult
 from evalyaml.syntax.parsed import ParsedText
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from evalyaml.core.incremental import CaseCache
 
 STATE = "agentv-cases-rows"
-_REFS = "agentv.refs"
 _WHAT = "each line of an AgentV cases file"
 
 RowFacts = tuple[tuple[SuiteRef, ...], tuple[CaseSummary, ...]]
@@ -75,5 +74,5 @@ def cases_jsonl(text: str, sink: FindingSink, result: FileAnalysis, cache: CaseC
             sink.findings.extend(placed.findings)
             facts.refs.extend(placed.facts[0])
             facts.cases.extend(placed.facts[1])
-    result.facts[_REFS] = facts.refs
+    result.facts[REFS] = facts.refs
     result.cases = facts.cases

@@ -18,6 +18,7 @@ from evalyaml.formats.agentv.graders import AGGREGATOR_TYPES
 from evalyaml.formats.agentv.kinds import CASES, PROMPT, SUITE
 from evalyaml.formats.agentv.meta import grader_values, render
 from evalyaml.formats.agentv.paths import prompt_candidates
+from evalyaml.formats.agentv.suitefacts import DEPENDS, REFS, TEST_IDS
 from evalyaml.formats.base import Cursor, FormatIde, LocalName, NamedFiles, Offer, Tip
 from evalyaml.syntax.text import Position, Span
 
@@ -89,7 +90,7 @@ def _names(cursor: Cursor, lines: list[str], before: str) -> list[Offer] | None:
     depends = _DEPENDS.match(before) or (item if parent == "depends_on" else None)
     if depends is not None:
         facts = cursor.analysis.facts if cursor.analysis is not None else {}
-        ids = facts.get("agentv.test_ids")
+        ids = facts.get(TEST_IDS)
         start, end = depends.start("word"), _word_end(line, cursor.character)
         return [Offer(name, name, start, end, "value", "test of this suite")
                 for name in dict.fromkeys(i for i, _ in ids if isinstance(ids, list))] \
@@ -150,14 +151,14 @@ def definition(cursor: Cursor, files: NamedFiles) -> tuple[str, Span] | None:
     `name` in the targets file the CLI would read (`targetrefs.discover`)."""
     facts = cursor.analysis.facts if cursor.analysis is not None else {}
     here = Position(cursor.line, cursor.character)
-    depends = facts.get("agentv.depends")
+    depends = facts.get(DEPENDS)
     for name, span in depends if isinstance(depends, list) else ():
         if span.contains(here):
-            ids = facts.get("agentv.test_ids")
+            ids = facts.get(TEST_IDS)
             found = next((s for i, s in ids if i == name), None) \
                 if isinstance(ids, list) else None
             return (cursor.path, found) if found is not None and cursor.path else None
-    refs = facts.get("agentv.refs")
+    refs = facts.get(REFS)
     for ref in refs if isinstance(refs, list) else ():
         if ref.role != "target" or not ref.span.contains(here) or cursor.path is None:
             continue
@@ -177,7 +178,7 @@ def local_name(cursor: Cursor) -> LocalName | None:
     if cursor.kind is not SUITE or cursor.analysis is None:
         return None
     facts = cursor.analysis.facts
-    ids, depends = facts.get("agentv.test_ids"), facts.get("agentv.depends")
+    ids, depends = facts.get(TEST_IDS), facts.get(DEPENDS)
     ids = ids if isinstance(ids, list) else []
     depends = depends if isinstance(depends, list) else []
     here = Position(cursor.line, cursor.character)
@@ -300,7 +301,7 @@ def hover(cursor: Cursor, files: NamedFiles) -> Tip | None:
     """On a `file://` prompt: the prompt that test's grader receives, rendered."""
     if cursor.kind not in (SUITE, CASES) or cursor.analysis is None or cursor.path is None:
         return None
-    refs = cursor.analysis.facts.get("agentv.refs")
+    refs = cursor.analysis.facts.get(REFS)
     for ref in refs if isinstance(refs, list) else ():
         span = ref.span
         if ref.role != "prompt" or span.start.line != cursor.line or \

@@ -16,6 +16,13 @@ from evalyaml.syntax.tree import PyValue
 
 ENV = "${{"  # an AgentV environment interpolation: its value is not known here
 
+# The names of a suite's facts in `FileAnalysis.facts`: the whole-file check, the test-by-test
+# one and the editor features read and write them.
+REFS = "agentv.refs"
+REF_KEYS = "agentv.ref_keys"
+TEST_IDS = "agentv.test_ids"
+DEPENDS = "agentv.depends"
+
 RefKey = tuple[str, str, str, str]
 ref_key: Callable[[SuiteRef], RefKey] = attrgetter("role", "name", "quote", "raw")
 """The words of a reference: two with the same words are found, or not, alike (only their
