@@ -54,7 +54,7 @@ CODES: tuple[Code, ...] = (
     Code("EYLM016", "lmeval-single-brace", C,
          "`{field}` in a template is not Jinja: it is rendered literally.", LOCAL),
     Code("EYLM017", "lmeval-template-filter", B,
-         "A Jinja filter the harness's environment does not have.", LOCAL),
+         "A Jinja filter or test the harness's environment does not have.", LOCAL),
     Code("EYLM018", "lmeval-value", B,
          "A value of the wrong shape for its field (fewshot sampler, metadata, lists).", LOCAL,
          fixes=UNSAFE_FIX),

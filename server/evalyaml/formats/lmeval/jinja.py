@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from evalyaml.core.suggest import best_value
-from evalyaml.formats.lmeval.vocab import JINJA_FILTERS
+from evalyaml.formats.lmeval.vocab import JINJA_FILTERS, JINJA_TESTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,36 +166,58 @@ def _lex(text: str, pos: int, end_marker: str) -> tuple[list[Token], int | None,
                                  "expected", max(0, pos - 1), pos)
 
 
+def _operand(kind: str, value: str) -> bool:
+    return kind in ("string", "number") or (kind == "name" and value not in _KEYWORDS)
+
+
 def _expression(tokens: list[Token], out: Template, local: set[str], ending: str) -> bool:
-    """Filters, names and two operands in a row; True when a syntax error stops the template."""
+    """Filters, tests, names and two operands in a row; True when a syntax error stops the
+    template.
+
+    After `is [not] NAME` Jinja's `parse_test` takes one argument without parentheses
+    (`x is divisibleby 2`, `x is eq y`), so that operand is no error and a test's name is no
+    name the template reads."""
     previous: Token | None = None
+    testing = False  # the next name is a test's (after `is` or `is not`)
+    test_argument = False  # the next operand is a test's argument
     for index, token in enumerate(tokens):
         kind, value, at = token
-        operand = kind in ("string", "number") or (kind == "name" and value not in _KEYWORDS)
-        if previous is not None and operand:
-            prev_kind, prev_value, _ = previous
-            prev_operand = prev_kind in ("string", "number") or (
-                prev_kind == "name" and prev_value not in _KEYWORDS)
-            if prev_operand and not (prev_kind == "string" and kind == "string"):
-                out.problems.append(Problem("EYLM015", f"expected token '{ending}', got "
-                                            f"'{value}'", at, at + len(value)))
-                return True
-        if kind == "name" and previous is not None and previous[1] == "|" and \
+        operand = _operand(kind, value)
+        if testing and kind == "name" and value != "not":
+            testing = False
+            following = tokens[index + 1][1] if index + 1 < len(tokens) else ""
+            test_argument = following not in ("(", ".")
+            if following != "." and value not in JINJA_TESTS:
+                _unknown(out, "test", value, at, JINJA_TESTS)
+            previous = token
+            continue
+        testing = testing and kind == "name"  # `is not`: still before the test's name
+        if previous is not None and operand and not test_argument and \
+                _operand(*previous[:2]) and not (previous[0] == "string" and kind == "string"):
+            out.problems.append(Problem("EYLM015", f"expected token '{ending}', got "
+                                        f"'{value}'", at, at + len(value)))
+            return True
+        test_argument = False
+        if kind == "name" and value == "is":
+            testing = True
+        elif kind == "name" and previous is not None and previous[1] == "|" and \
                 previous[0] == "op":
             if value not in JINJA_FILTERS:
-                hint = "trim" if value == "strip" else best_value(value, sorted(JINJA_FILTERS))
-                extra = f"; did you mean '{hint}'?" if hint else ""
-                out.problems.append(Problem("EYLM017", f"no filter named '{value}' in the "
-                                            f"harness's Jinja environment{extra}", at,
-                                            at + len(value)))
+                _unknown(out, "filter", value, at, JINJA_FILTERS)
         elif kind == "name" and value not in _KEYWORDS and value not in _GLOBALS and \
                 value not in local and (previous is None or previous[1] not in (".", "|")) and \
-                not (previous is not None and previous[1] == "is") and \
                 not (index + 1 < len(tokens) and tokens[index + 1][1] == "=" and
                      previous is not None and previous[1] in ("(", ",")):
             out.names.setdefault(value, at)
         previous = token
     return False
+
+
+def _unknown(out: Template, what: str, name: str, at: int, known: frozenset[str]) -> None:
+    hint = "trim" if name == "strip" and what == "filter" else best_value(name, sorted(known))
+    extra = f"; did you mean '{hint}'?" if hint else ""
+    out.problems.append(Problem("EYLM017", f"no {what} named '{name}' in the harness's Jinja "
+                                f"environment{extra}", at, at + len(name)))
 
 
 def _statement(tag: str, tokens: list[Token], start: int, end: int, *,

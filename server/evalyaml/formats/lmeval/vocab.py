@@ -115,6 +115,14 @@ JINJA_FILTERS: frozenset[str] = frozenset({
     "truncate", "unique", "upper", "urlencode", "urlize", "wordcount", "wordwrap", "xmlattr",
     "regex_replace",
 })
+# Jinja's own tests (`jinja2.tests.TESTS`, 3.1): the harness adds none. Symbols (`==`, `<`) are
+# tests too, but are not names a template can write after `is`.
+JINJA_TESTS: frozenset[str] = frozenset({
+    "boolean", "callable", "defined", "divisibleby", "eq", "equalto", "escaped", "even",
+    "false", "filter", "float", "ge", "greaterthan", "gt", "in", "integer", "iterable", "le",
+    "lessthan", "lower", "lt", "mapping", "ne", "none", "number", "odd", "sameas", "sequence",
+    "string", "test", "true", "undefined", "upper",
+})
 # Fields rendered as Jinja templates (`api/task.py`: doc_to_text/target/choice, description and
 # gen_prefix through `resolve_field`/`apply_template`), in a task and in `fewshot_config`.
 TEMPLATE_FIELDS: tuple[str, ...] = ("doc_to_text", "doc_to_target", "doc_to_choice",
