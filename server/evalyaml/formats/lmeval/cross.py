@@ -19,6 +19,7 @@ from evalyaml.formats.lmeval.clash import check_clashes
 from evalyaml.formats.lmeval.common import source_offsets, text_of, top
 from evalyaml.formats.lmeval.kinds import TASK, TEMPLATE
 from evalyaml.formats.lmeval.loader import Loaded, Origin, include_items, load
+from evalyaml.formats.lmeval.pynames import module_names
 from evalyaml.formats.lmeval.rules import Named
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import Mapping, Scalar
@@ -290,10 +291,6 @@ def _registry(named: Named, registered: set[str], sink: FindingSink) -> None:
              f"the task is loaded{tail}", named.span)
 
 
-_DEF = r"^(?:async[ \t]+)?(?:def|class)[ \t]+{name}\b|^{name}[ \t]*(?::[^=\n]*)?=|" \
-    r"^(?:from[ \t]+\S+[ \t]+)?import[ \t].*\b{name}\b"
-
-
 _DYNAMIC = re.compile(r"globals\(\)|^from[ \t]+\S+[ \t]+import[ \t]+\*|__getattr__|setattr\(",
                       re.MULTILINE)
 
@@ -327,9 +324,9 @@ def _function(path: Path, named: Named, files: NamedFiles, sink: FindingSink) ->
         return
     if _DYNAMIC.search(text):
         return  # names made at import time (`globals().update`, `import *`): not ours to say
-    if not re.search(_DEF.format(name=re.escape(function)), text, re.MULTILINE):
-        defined = re.findall(r"^(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w*)", text,
-                             re.MULTILINE)
+    names = module_names(text)
+    if names is not None and function not in names:
+        defined = sorted(name for name in names if not name.startswith("_"))
         hint = best_value(function, defined) if defined else None
         tail = f"; did you mean '{hint}'?" if hint else ""
         shown = os.path.relpath(target, path.parent).replace(os.sep, "/")
