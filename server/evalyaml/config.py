@@ -29,7 +29,7 @@ PYPROJECT = "pyproject.toml"
 DEFAULT_INCLUDE = tuple(f"**/*{suffix}" for suffix in sorted(SUFFIXES))
 DEFAULT_EXCLUDE = (".git", "node_modules", ".venv", "venv", "env", "__pycache__", "build",
                    "dist", ".tox", ".nox", ".mypy_cache", ".ruff_cache", ".pytest_cache",
-                   "site-packages", ".eggs")
+                   "site-packages", ".eggs", ".ipynb_checkpoints")
 
 _KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "strict": (bool, "true or false"),

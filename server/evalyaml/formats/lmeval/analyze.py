@@ -43,12 +43,14 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
         facts = Facts()
         check_root(ctx, root, group=group, python=python, facts=facts)
         name_key = keys.get("group" if kind is GROUP else "task")
-        if path is not None and kind in (TASK, GROUP) and \
-                PurePath(path).suffix.lower() == ".yml" and name_key is not None:
+        unindexed = path is not None and kind in (TASK, GROUP) and \
+            PurePath(path).suffix.lower() == ".yml"
+        if unindexed and name_key is not None:
             sink.add("EYLM002", "the task index reads only '*.yaml' files: this '.yml' file "
                      "is never loaded, so its task is \"not found\"; rename it to '.yaml'",
                      ctx.span(name_key[0]))
-        _names(ctx, keys, kind, facts, result=result, path=path)
+        if not unindexed:  # a '.yml' task defines no name: a '.yaml' copy is no duplicate
+            _names(ctx, keys, kind, facts, result=result, path=path)
         _file_refs(ctx, facts, result, path)
         result.facts[cross.FACTS] = {"names": facts.names,
                                      "exact_match_args": facts.exact_match_args,
