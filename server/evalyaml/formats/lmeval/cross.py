@@ -62,6 +62,13 @@ def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
     for named in names:
         if named.what == "filter" or (named.what == "metric" and scored_by_metrics):
             _registry(named, registered, sink)
+        elif named.what == "metric-aggregation" and not python and \
+                named.name not in registered and \
+                not any(f.span == named.span for f in sink.findings):  # a typo said first
+            sink.add("EYLM012", f"metric '{named.name}' has no 'aggregation' and the harness "
+                     "registers no default for it: it warns \"metric ... is defined, but "
+                     "aggregation is not\" and raises KeyError: None when the task is loaded; "
+                     "add 'aggregation: mean' (or the aggregation meant)", named.span)
     if analysis.kind is TASK and loaded is not None:
         _merged(path, merged, includes, sink, facts)
     return sink.findings
@@ -254,7 +261,7 @@ def _exact_match(merged: dict[str, Origin], facts: dict[str, object],
 def _registered(folder: Path, names: list[Named], files: NamedFiles) -> set[str]:
     """Metrics and filters registered by Python beside the YAML or in a module a `!function`
     names (imported at LOAD, before metrics and filters are set up)."""
-    if not any(n.what in ("metric", "filter") for n in names):
+    if not any(n.what in ("metric", "filter", "metric-aggregation") for n in names):
         return set()
     modules = {folder / "utils.py"}
     for named in names:

@@ -30,7 +30,7 @@ class Named:
     """A name this file uses that another file may define: a `!function` module, a metric or
     a filter (registered by a task's `utils.py`), an include."""
 
-    what: str  # "function", "metric", "filter", "include"
+    what: str  # "function", "metric", "metric-aggregation", "filter", "include"
     name: str
     span: Span
     extra: str = ""  # the metric's output types, a suggestion
@@ -237,6 +237,8 @@ def _metrics(ctx: Context, keys: dict[str, tuple[Scalar, Node]], facts: Facts) -
                 if arg not in vocab.METRIC_ENTRY_KEYS and arg not in vocab.EXACT_MATCH_ARGS:
                     facts.exact_match_args.append((arg, ctx.span(key)))
         agg = entry_keys.get("aggregation")
+        if agg is None:
+            _default_aggregation(ctx, metric[1], name, facts)
         agg_name = text_of(agg[1]) if agg is not None else None
         if agg is not None and agg_name is not None and agg_name not in vocab.AGGREGATIONS:
             hint = best_value(agg_name, vocab.AGGREGATIONS)
@@ -248,12 +250,31 @@ def _metrics(ctx: Context, keys: dict[str, tuple[Scalar, Node]], facts: Facts) -
                     agg[1], fixes=(ctx.suggest_fix(agg[1], hint),) if hint else ())
 
 
+def _default_aggregation(ctx: Context, metric: Node, name: str | None, facts: Facts) -> None:
+    """A metric without `aggregation` takes the registry's default for its name (a
+    `!function`'s `__name__`); a name with none ends in `INV_AGG_REGISTRY[None]`, a KeyError
+    at LOAD (`api/task.py:730-739`). Whether the task's own Python registers it is the cross
+    check's to say."""
+    span = ctx.span(metric)
+    if is_function(metric) and isinstance(metric, Scalar):
+        name = metric.text.strip().rpartition(".")[2]
+        span = ctx.parsed.lines.span(*tag_free(metric, ctx.parsed.text))
+    if name and name not in vocab.METRICS:
+        facts.names.append(Named("metric-aggregation", name, span))
+
+
 _REGEX_ARGS = ("regex_pattern",)
 
 
 def _filters(ctx: Context, keys: dict[str, tuple[Scalar, Node]], facts: Facts) -> None:
     pair = keys.get("filter_list")
-    if pair is None or not isinstance(pair[1], Sequence):
+    if pair is None:
+        return
+    if not isinstance(pair[1], Sequence):
+        if not (isinstance(pair[1], Scalar) and pair[1].value is None):
+            ctx.add("EYLM014", "'filter_list' must be a list of pipelines (each a mapping with "
+                    "'name' and 'filter'): the harness iterates it and raises TypeError "
+                    "(\"string indices must be integers\") when the task is loaded", pair[1])
         return
     for pipeline in pair[1].items:
         if not isinstance(pipeline, Mapping):
