@@ -22,7 +22,7 @@ from evalyaml.formats.lmeval.loader import Loaded, Origin, include_items, load
 from evalyaml.formats.lmeval.pynames import module_names
 from evalyaml.formats.lmeval.rules import Named
 from evalyaml.syntax.text import Span
-from evalyaml.syntax.tree import Mapping, Scalar
+from evalyaml.syntax.tree import Mapping, Scalar, Sequence
 from evalyaml.syntax.yaml.parse import parse_text
 
 FACTS = "lmeval.facts"
@@ -130,6 +130,33 @@ def _merged(path: Path, merged: dict[str, Origin], includes: list[Named], sink: 
     _template_names(path, merged, sink)
     if "process_results" not in merged:
         _exact_match(merged, facts, sink)
+        _passthrough_metrics(path, merged, sink)
+
+
+def _passthrough_metrics(path: Path, merged: dict[str, Origin], sink: FindingSink) -> None:
+    """`acc` and its kin only pass on what `process_results` computed for a loglikelihood or
+    multiple-choice request; on a generate_until task their function gets `[gold, answer]`
+    (`api/task.py`, the `except TypeError` fallback) and `mean` cannot add those up."""
+    out = merged.get("output_type")
+    metrics = merged.get("metric_list")
+    if (out is not None and text_of(out.value) != "generate_until") or metrics is None or \
+            metrics.path != path or not isinstance(metrics.value, Sequence):
+        return
+    for entry in metrics.value.items:
+        keys = top(entry) if isinstance(entry, Mapping) else {}
+        metric = keys.get("metric")
+        name = text_of(metric[1]) if metric is not None else None
+        aggregation = keys.get("aggregation")
+        if metric is None or name not in vocab.PASSTHROUGH_METRICS or (
+                aggregation is not None and
+                text_of(aggregation[1]) not in vocab.PASSTHROUGH_METRICS[name]):
+            continue
+        at = metrics.parsed.lines.span(metric[1].start, metric[1].end)
+        sink.add("EYLM010", f"'{name}' scores {vocab.METRICS[name]} answers: on a "
+                 f"generate_until task its function is handed [gold, answer] and the "
+                 f"'{vocab.PASSTHROUGH_METRICS[name][0]}' aggregation fails with a TypeError "
+                 "after every answer is generated; use exact_match (or a !function metric)",
+                 at)
 
 
 def _here(origin: Origin, path: Path, fallback: Span | None) -> Span | None:
@@ -160,10 +187,13 @@ def _output_needs(path: Path, merged: dict[str, Origin], first: Span | None,
         elif gen is not None and isinstance(gen.value, Mapping) and \
                 "until" not in top(gen.value):
             gen_at = _here(gen, path, first)
+            near = best_value("until", list(top(gen.value)))
+            tail = f"; '{near}' is passed to the model as it is: did you mean 'until'?" \
+                if near else ""
             if gen_at is not None:
                 sink.add("EYLM019", "generation_kwargs has no 'until': the harness warns \"No "
                          "`until` specified in `generation_kwargs`! Defaulting to the "
-                         "fewshot_delimiter\"", gen_at)
+                         f"fewshot_delimiter\"{tail}", gen_at)
     if gen is not None and output != "generate_until":
         gen_at = _here(gen, path, None)
         if gen_at is not None and output in vocab.OUTPUT_TYPES:

@@ -60,6 +60,16 @@ METRICS: dict[str, str] = {
     "chrf++": "generate_until",  # PyPI 0.4.13
     "ter": "generate_until",
 }
+# Metrics whose function returns what it is given (`api/metrics.py`: `acc_fn(items)`...), scored
+# by `process_results` for loglikelihood and multiple-choice requests -> the aggregations that
+# fail on the `[gold, answer]` pairs a generate_until task hands them (the registered default
+# first).
+PASSTHROUGH_METRICS: dict[str, tuple[str, ...]] = {
+    name: (default, *(a for a in ("mean", "nanmean") if a != default))
+    for name, default in (("acc", "mean"), ("acc_norm", "mean"), ("acc_mutual_info", "mean"),
+                          ("acc_bytes", "mean"), ("acc_all", "mean"), ("likelihood", "mean"),
+                          ("perplexity", "perplexity"))
+}
 # Keys of a `metric_list` entry the task reads itself (`api/task.py:680-754`); every other key
 # is a keyword argument of the metric function.
 METRIC_ENTRY_KEYS: tuple[str, ...] = ("metric", "aggregation", "higher_is_better",
