@@ -151,10 +151,29 @@ def _members(ctx: Context, seq: Sequence, facts: Facts) -> None:
                 # own list names members.
                 if isinstance(inner, Sequence):
                     _members(ctx, inner, facts)
-            elif inner is not None and not any(k in keys for k in _INLINE):
-                member = text_of(inner)
-                if member is not None:
-                    facts.member_refs.append((member, ctx.span(inner)))
+            else:
+                _member_keys(ctx, keys)
+                if inner is not None and not any(k in keys for k in _INLINE):
+                    member = text_of(inner)
+                    if member is not None:
+                        facts.member_refs.append((member, ctx.span(inner)))
+
+
+def _member_keys(ctx: Context, keys: dict[str, tuple[Scalar, Node]]) -> None:
+    """A `task:` mapping in a group's list is a TaskConfig, inline or merged over the named
+    task (`tasks/_factory.py`, `_build_group_members`): no loader runs on it, so `include`
+    and the rest of what only a file's top level may hold are unknown keywords there."""
+    for name, (key, _) in keys.items():
+        if name in vocab.TASK_FIELDS:
+            continue
+        hint = best(name, vocab.TASK_FIELDS)
+        tail = f"; did you mean '{hint}'?" if hint else \
+            " (includes are read only at a file's top level: put this task in a file of its " \
+            "own and name it here)" if name == "include" else ""
+        ctx.add("EYLM006", f"'{name}' is not a TaskConfig field: the harness builds this "
+                f"group member with TaskConfig and raises \"TaskConfig.__init__() got an "
+                f"unexpected keyword argument '{name}'\" when the group is loaded{tail}", key,
+                fixes=(ctx.rename_fix(key, hint),) if hint else ())
 
 
 def _aggregate_metrics(ctx: Context, pair: tuple[Scalar, Node] | None) -> None:
