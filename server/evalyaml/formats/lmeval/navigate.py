@@ -35,7 +35,8 @@ def _line(cursor: Cursor) -> str:
 
 def function_definition(cursor: Cursor, files: NamedFiles) -> tuple[str, Span] | None:
     """`!function utils.process_docs` -> the `def process_docs` line of `utils.py` beside the
-    YAML (the module the loader imports by file path)."""
+    YAML (the module the loader imports by file path): the first `def`, `class` or assignment
+    of the name, at any depth (a `def` inside `try:` counts, as it does for the import)."""
     if cursor.path is None:
         return None
     for match in _FUNCTION.finditer(_line(cursor)):
@@ -48,8 +49,10 @@ def function_definition(cursor: Cursor, files: NamedFiles) -> tuple[str, Span] |
         text = files.read_text(target) if target is not None else None
         if target is None or text is None:
             return None
-        found = re.search(rf"^((?:async[ \t]+)?(?:def|class)[ \t]+){re.escape(name)}\b", text,
-                          re.MULTILINE)
+        word = re.escape(name)
+        found = re.search(rf"^([ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+){word}\b", text,
+                          re.MULTILINE) or \
+            re.search(rf"^([ \t]*){word}[ \t]*(?::[^=\n]*)?=(?!=)", text, re.MULTILINE)
         if found is None:
             return str(target), Span(Position(0, 0), Position(0, 0))
         line = text.count("\n", 0, found.start())
