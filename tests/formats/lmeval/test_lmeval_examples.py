@@ -30,7 +30,7 @@ UNDRAWABLE: dict[str, Drawn] = {
         "the task index reads only '*.yaml' files: this '.yml' file is never loaded, so "
         "its task is \"not found\"; rename it to '.yaml'"),
     "EYLM006": Drawn(
-        "mistakes/EYLM006.yaml", 4, 0, 4, 13, "EYLM006",
+        "mistakes/EYLM006.yaml", 5, 0, 5, 13, "EYLM006",
         "'fewshot_spilt' is not a TaskConfig field: the harness raises "
         "\"TaskConfig.__init__() got an unexpected keyword argument 'fewshot_spilt'\" "
         "when the task is loaded; did you mean 'fewshot_split'?"),
@@ -40,7 +40,7 @@ UNDRAWABLE: dict[str, Drawn] = {
         'the harness logs "doc_to_choice was called but not set in config" and fails '
         "with a TypeError while it builds the requests"),
     "EYLM009": Drawn(
-        "mistakes/EYLM009.yaml", 4, 0, 4, 17, "EYLM009",
+        "mistakes/EYLM009.yaml", 5, 0, 5, 17, "EYLM009",
         "generation_kwargs is ignored by a loglikelihood task: the harness warns "
         '"passed `generation_kwargs`, but not using `output_type: generate_until`!"'),
     "EYLM019": Drawn(

@@ -127,10 +127,41 @@ def _merged(path: Path, merged: dict[str, Origin], includes: list[Named], sink: 
     if "group" in merged or text_of(merged["task"].value) is None:
         return  # a group's members are checked as tasks; a task list is EYLM001
     _output_needs(path, merged, first, sink)
+    _first_document(path, merged, first, sink)
     _template_names(path, merged, sink)
     if "process_results" not in merged:
         _exact_match(merged, facts, sink)
         _passthrough_metrics(path, merged, sink)
+
+
+def _first_document(path: Path, merged: dict[str, Origin], first: Span | None,
+                    sink: FindingSink) -> None:
+    """What `ConfigurableTask.__init__` does to the first document before any request ("Test
+    One Doc", `api/task.py:804-836`): render its text, and index the choices with an integer
+    target."""
+    text = merged.get("doc_to_text")
+    if "use_prompt" not in merged and (text is None or (
+            isinstance(text.value, Scalar) and text.value.value is None)):
+        at = _here(merged["task"] if text is None else text, path, first)
+        if at is not None:
+            sink.add("EYLM018", "this task has no doc_to_text (with its includes): the harness "
+                     "renders the first document's text when the task is loaded and raises a "
+                     "bare TypeError", at)
+    target, choices = merged.get("doc_to_target"), merged.get("doc_to_choice")
+    if target is None or choices is None or "use_prompt" in merged or \
+            not isinstance(target.value, Scalar) or not isinstance(choices.value, (Sequence,
+                                                                                   Mapping)):
+        return
+    index = target.value.value
+    count = len(choices.value.items) if isinstance(choices.value, Sequence) else \
+        len(choices.value.pairs)
+    if isinstance(index, bool) or not isinstance(index, int) or -count <= index < count:
+        return
+    if target.path == path:
+        at = target.parsed.lines.span(target.value.start, target.value.end)
+        sink.add("EYLM008", f"doc_to_target {index} is no index into the {count} options of "
+                 "doc_to_choice: the harness looks the first document's target up among the "
+                 "choices when the task is loaded and raises IndexError", at)
 
 
 def _passthrough_metrics(path: Path, merged: dict[str, Origin], sink: FindingSink) -> None:
