@@ -8,7 +8,17 @@ or silently does something else than written, ADVICE for what it cannot see wron
 
 from __future__ import annotations
 
-from evalyaml.core.codes import LOCAL, SAFE_FIX, UNSAFE_FIX, WHOLE, Code, CodeClass, reads
+from evalyaml.core.codes import (
+    LOCAL,
+    SAFE_FIX,
+    UNSAFE_FIX,
+    WHOLE,
+    Code,
+    CodeClass,
+    Scope,
+    missing,
+    reads,
+)
 
 B, C, A = CodeClass.BROKEN, CodeClass.CONTRACT, CodeClass.ADVICE
 
@@ -33,21 +43,24 @@ CODES: tuple[Code, ...] = (
     Code("EYLM007", "lmeval-output-type", B, "`output_type` is not one of the four types.",
          LOCAL, fixes=UNSAFE_FIX),
     Code("EYLM008", "lmeval-choices", B,
-         "A `multiple_choice` task has no `doc_to_choice`.", WHOLE),
+         "A `multiple_choice` task has no `doc_to_choice`, or an integer target indexes "
+         "past its literal choices.", WHOLE),
     Code("EYLM009", "lmeval-generation", C,
          "`generation_kwargs` on a task that does not generate: ignored with a warning.", WHOLE),
     Code("EYLM010", "lmeval-metric", B,
-         "A `metric_list` entry has no `metric`, or names no registered metric.", WHOLE),
+         "A `metric_list` entry has no `metric`, names no registered metric, or a metric "
+         "that scores no generated answer on a generate_until task.", WHOLE),
     Code("EYLM011", "lmeval-metric-argument", B,
          "A keyword `exact_match` does not take: both calls fail at SCORING.",
          reads("metric")),
     Code("EYLM012", "lmeval-aggregation", B,
-         "An aggregation the registry (or a group's `aggregate_metric_list`) does not have.",
-         WHOLE, fixes=UNSAFE_FIX),
+         "An aggregation the registry (or a group's `aggregate_metric_list`) does not have, "
+         "or none for a metric without a registered default.", WHOLE, fixes=UNSAFE_FIX),
     Code("EYLM013", "lmeval-group-members", C,
-         "A group whose `task:` is not a list: it has no members.", LOCAL),
+         "A group whose `task:` is not a list (it has no members), or whose `task_alias` "
+         "renames every member.", LOCAL, fixes=UNSAFE_FIX),
     Code("EYLM014", "lmeval-filter", B,
-         "A `filter_list` pipeline or step is malformed, names no registered filter, passes "
+         "A `filter_list` (or a pipeline or step) is malformed, names no registered filter, passes "
          "an argument the filter does not take, or an invalid regex.", WHOLE),
     Code("EYLM015", "lmeval-template-syntax", B,
          "A Jinja template has a syntax error: `TemplateSyntaxError` at LOAD.", LOCAL),
@@ -56,7 +69,8 @@ CODES: tuple[Code, ...] = (
     Code("EYLM017", "lmeval-template-filter", B,
          "A Jinja filter or test the harness's environment does not have.", LOCAL),
     Code("EYLM018", "lmeval-value", B,
-         "A value of the wrong shape for its field (fewshot sampler, metadata, lists).", LOCAL,
+         "A value of the wrong shape for its field (fewshot sampler, metadata, lists), or no "
+         "doc_to_text.", missing(r"has no doc_to_text", "doc_to_text", scope=Scope.LOCAL),
          fixes=UNSAFE_FIX),
     Code("EYLM019", "lmeval-generation-defaults", A,
          "A generate_until task leaves `generation_kwargs` or `until` to the harness's "

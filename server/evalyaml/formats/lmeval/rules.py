@@ -132,6 +132,12 @@ def _group(ctx: Context, keys: dict[str, tuple[Scalar, Node]], facts: Facts) -> 
                 " for a task", value)
     elif isinstance(value, Sequence):
         _members(ctx, value, facts)
+    alias = keys.get("task_alias")
+    if alias is not None and isinstance(value, Sequence):
+        ctx.add("EYLM013", "'task_alias' in a group file reaches every member task (a group "
+                "passes each key it does not have to its children): each is reported under "
+                "this one name; the group's own name is 'group_alias'", alias[0],
+                fixes=(ctx.rename_fix(alias[0], "group_alias"),))
     _aggregate_metrics(ctx, keys.get("aggregate_metric_list"))
 
 
