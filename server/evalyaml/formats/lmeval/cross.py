@@ -128,6 +128,7 @@ def _merged(path: Path, merged: dict[str, Origin], includes: list[Named], sink: 
         return  # a group's members are checked as tasks; a task list is EYLM001
     _output_needs(path, merged, first, sink)
     _first_document(path, merged, first, sink)
+    _fewshot_pool(path, merged, sink)
     _template_names(path, merged, sink)
     if "process_results" not in merged:
         _exact_match(merged, facts, sink)
@@ -162,6 +163,26 @@ def _first_document(path: Path, merged: dict[str, Origin], first: Span | None,
         sink.add("EYLM008", f"doc_to_target {index} is no index into the {count} options of "
                  "doc_to_choice: the harness looks the first document's target up among the "
                  "choices when the task is loaded and raises IndexError", at)
+
+
+def _fewshot_pool(path: Path, merged: dict[str, Origin], sink: FindingSink) -> None:
+    """`num_fewshot` drawn from a literal `fewshot_config.samples` list: both samplers need that
+    many (`random.sample`, "Sample larger than population"; `first_n` asserts it), and fail
+    while the requests are built (`api/samplers.py`)."""
+    shots, config = merged.get("num_fewshot"), merged.get("fewshot_config")
+    if shots is None or config is None or shots.path != path or \
+            not isinstance(shots.value, Scalar) or not isinstance(config.value, Mapping):
+        return
+    samples = top(config.value).get("samples")
+    wanted = shots.value.value
+    if samples is None or not isinstance(samples[1], Sequence) or isinstance(wanted, bool) or \
+            not isinstance(wanted, int) or wanted <= len(samples[1].items):
+        return
+    held = len(samples[1].items)
+    sink.add("EYLM018", f"num_fewshot {wanted} but fewshot_config.samples holds {held}: the "
+             f"sampler cannot draw {wanted} examples from {held} and fails (\"Sample larger "
+             "than population\") while the requests are built",
+             shots.parsed.lines.span(shots.value.start, shots.value.end))
 
 
 def _passthrough_metrics(path: Path, merged: dict[str, Origin], sink: FindingSink) -> None:
