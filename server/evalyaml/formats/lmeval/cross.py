@@ -132,7 +132,7 @@ def _merged(path: Path, merged: dict[str, Origin], includes: list[Named], sink: 
     _template_names(path, merged, sink)
     if "process_results" not in merged:
         _exact_match(merged, facts, sink)
-        _passthrough_metrics(path, merged, sink)
+        _metric_outputs(path, merged, sink)
 
 
 def _first_document(path: Path, merged: dict[str, Origin], first: Span | None,
@@ -185,25 +185,38 @@ def _fewshot_pool(path: Path, merged: dict[str, Origin], sink: FindingSink) -> N
              shots.parsed.lines.span(shots.value.start, shots.value.end))
 
 
-def _passthrough_metrics(path: Path, merged: dict[str, Origin], sink: FindingSink) -> None:
-    """`acc` and its kin only pass on what `process_results` computed for a loglikelihood or
-    multiple-choice request; on a generate_until task their function gets `[gold, answer]`
-    (`api/task.py`, the `except TypeError` fallback) and `mean` cannot add those up."""
+def _metric_outputs(path: Path, merged: dict[str, Origin], sink: FindingSink) -> None:
+    """What `ConfigurableTask.process_results` does with each registered metric, by output type:
+    a loglikelihood, rolling or multiple-choice task returns only the metrics its branch
+    computes (the rest are missing from the results without a word); a generate_until task
+    calls each metric's function, and `acc` and its kin, which only pass on what a
+    loglikelihood branch computed, get `[gold, answer]` (the `except TypeError` fallback), which
+    `mean` cannot add up."""
     out = merged.get("output_type")
+    output = text_of(out.value) if out is not None else "generate_until"
     metrics = merged.get("metric_list")
-    if (out is not None and text_of(out.value) != "generate_until") or metrics is None or \
-            metrics.path != path or not isinstance(metrics.value, Sequence):
+    if output not in vocab.OUTPUT_TYPES or metrics is None or metrics.path != path or \
+            not isinstance(metrics.value, Sequence):
         return
     for entry in metrics.value.items:
         keys = top(entry) if isinstance(entry, Mapping) else {}
         metric = keys.get("metric")
         name = text_of(metric[1]) if metric is not None else None
+        if metric is None or name is None or name not in vocab.METRICS:
+            continue
+        at = metrics.parsed.lines.span(metric[1].start, metric[1].end)
+        if output != "generate_until":
+            produced = vocab.PRODUCED[output]
+            if name not in produced:
+                sink.add("EYLM010", f"a {output} task does not score '{name}': its "
+                         f"process_results returns only {', '.join(produced)}, so '{name}' is "
+                         "missing from the results without a word", at)
+            continue
         aggregation = keys.get("aggregation")
-        if metric is None or name not in vocab.PASSTHROUGH_METRICS or (
+        if name not in vocab.PASSTHROUGH_METRICS or (
                 aggregation is not None and
                 text_of(aggregation[1]) not in vocab.PASSTHROUGH_METRICS[name]):
             continue
-        at = metrics.parsed.lines.span(metric[1].start, metric[1].end)
         sink.add("EYLM010", f"'{name}' scores {vocab.METRICS[name]} answers: on a "
                  f"generate_until task its function is handed [gold, answer] and the "
                  f"'{vocab.PASSTHROUGH_METRICS[name][0]}' aggregation fails with a TypeError "

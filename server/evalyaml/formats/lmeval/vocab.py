@@ -60,6 +60,14 @@ METRICS: dict[str, str] = {
     "chrf++": "generate_until",  # PyPI 0.4.13
     "ter": "generate_until",
 }
+# What `ConfigurableTask.process_results` returns for each output type but generate_until (which
+# calls every metric): the only metrics such a task can report (`api/task.py:1461-1528`).
+PRODUCED: dict[str, tuple[str, ...]] = {
+    "loglikelihood": ("perplexity", "acc"),
+    "loglikelihood_rolling": ("word_perplexity", "byte_perplexity", "bits_per_byte"),
+    "multiple_choice": ("acc", "f1", "mcc", "acc_norm", "acc_bytes", "exact_match",
+                        "brier_score", "likelihood", "acc_mutual_info"),
+}
 # Metrics whose function returns what it is given (`api/metrics.py`: `acc_fn(items)`...), scored
 # by `process_results` for loglikelihood and multiple-choice requests -> the aggregations that
 # fail on the `[gold, answer]` pairs a generate_until task hands them (the registered default
