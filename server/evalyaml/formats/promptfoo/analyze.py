@@ -28,7 +28,7 @@ from evalyaml.formats.promptfoo.paths import is_glob, suffix
 from evalyaml.formats.promptfoo.table import check_table
 from evalyaml.formats.promptfoo.templates import analyse, split_txt
 from evalyaml.formats.promptfoo.tests import check_test
-from evalyaml.syntax.json import parse_json
+from evalyaml.syntax.json import TRAILING_COMMA, parse_json
 from evalyaml.syntax.jsonl import parse_jsonl, require_objects
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.rowchecks import RowState
@@ -95,7 +95,7 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
             is not None:
         findings, facts, cases = by_test
         _record(result, facts, path, kind, options, cases=cases)
-        result.findings = list(dict.fromkeys(findings))
+        result.findings = _as_read(list(dict.fromkeys(findings)), kind, lower)
         return result
     else:
         parsed = parse_json(text, sink) if lower.endswith(".json") else \
@@ -109,8 +109,17 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
             else:
                 check_config(Context(parsed, sink), root, facts)
     _record(result, facts, path, kind, options, cases=cases)
-    result.findings = list(dict.fromkeys(sink.findings))
+    result.findings = _as_read(list(dict.fromkeys(sink.findings)), kind, lower)
     return result
+
+
+def _as_read(findings: list[Finding], kind: Kind, lower: str) -> list[Finding]:
+    """A JSON config without the strict reader's trailing-comma findings: promptfoo's
+    `readConfig` loads `.json` configs with js-yaml (`loadYaml`), whose flow collections take a
+    comma after the last item, so `["echo",]` runs (`promptfoo validate` says it is valid)."""
+    if kind is not CONFIG or not lower.endswith(".json"):
+        return findings
+    return [finding for finding in findings if finding.code != TRAILING_COMMA]
 
 
 def _tests_json(text: str, sink: FindingSink, facts: ConfigFacts, cache: CaseCache | None
