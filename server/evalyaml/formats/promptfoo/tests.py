@@ -101,6 +101,10 @@ def check_test(ctx: Context, node: Node, facts: ConfigFacts, index: int, *,
 
 
 def _vars(ctx: Context, key: Scalar, node: Node, facts: ConfigFacts) -> dict[str, Span] | None:
+    """The variables a test gives, None when they are not known here: a file's, or a
+    `{$ref: ...}` mapping's, which promptfoo replaces by its target before it reads a name."""
+    if is_ref(node):
+        return None
     if isinstance(node, Scalar) and text_of(node) is not None:
         if not ctx.external:
             ctx.add("EYPF018", "'vars' as a file path is refused by promptfoo validate in a "
