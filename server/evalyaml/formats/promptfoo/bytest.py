@@ -141,7 +141,8 @@ class TestRules(BlockYamlReading):
             default_vars=None if facts.default_vars is None else
             {n: move(s) for n, s in facts.default_vars.items()},
             tables=[replace(r, span=move(r.span)) for r in facts.tables],
-            cases=[(n, move(s), move(ns)) for n, s, ns in facts.cases])
+            cases=[(n, move(s), move(ns)) for n, s, ns in facts.cases],
+            alone=[(c, m, move(s)) for c, m, s in facts.alone])
         return RootFacts(moved, root.tests_key)
 
 

@@ -109,19 +109,20 @@ def _providers(ctx: Context, root: Mapping, found: dict[str, tuple[Scalar, Node]
         return  # the provider list is on the blanked lines
     if chosen is None:
         first = root.pairs[0][0] if root.pairs else root
-        ctx.add("EYPF003", "the config has no 'providers' (or 'targets'): promptfoo fails with "
-                "\"You must specify at least 1 provider\"", ctx.span(first))
+        facts.alone.append(("EYPF003", "the config has no 'providers' (or 'targets'): promptfoo "
+                            "fails with \"You must specify at least 1 provider\"",
+                            ctx.span(first)))
         return
     key, value = chosen
     if isinstance(value, Sequence):
         if not value.items:
-            ctx.add("EYPF003", f"'{key.text}' is empty: promptfoo fails with \"You must specify "
-                    "at least 1 provider\"", ctx.span(value))
+            facts.alone.append(("EYPF003", f"'{key.text}' is empty: promptfoo fails with \"You "
+                                "must specify at least 1 provider\"", ctx.span(value)))
         for item in value.items:
             check_provider(ctx, item, facts)
     elif is_null(value):
-        ctx.add("EYPF003", f"'{key.text}' is empty: promptfoo fails with \"You must specify at "
-                "least 1 provider\"", ctx.span(key))
+        facts.alone.append(("EYPF003", f"'{key.text}' is empty: promptfoo fails with \"You "
+                            "must specify at least 1 provider\"", ctx.span(key)))
     else:
         check_provider(ctx, value, facts)
     if targets is not None and providers is not None and isinstance(providers[1], Sequence):

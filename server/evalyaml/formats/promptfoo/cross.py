@@ -12,12 +12,13 @@ import re
 from collections.abc import Iterable
 from itertools import compress
 from operator import attrgetter
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from evalyaml.core.findings import Finding, FindingSink
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
 from evalyaml.formats.base import NamedFiles
+from evalyaml.formats.promptfoo import scripts
 from evalyaml.formats.promptfoo.common import pairs
 from evalyaml.formats.promptfoo.facts import ConfigFacts, Ref, TestFacts
 from evalyaml.formats.promptfoo.kinds import CONFIG
@@ -50,9 +51,31 @@ def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
     for ref in facts.refs:
         if analysis.kind is CONFIG or ref.from_holder:
             _exists(ref, path.parent, files, sink)
-    if analysis.kind is CONFIG and (not facts.recovered or _vars_intact(facts)):
+    if analysis.kind is not CONFIG or _merged(path, files):
+        return sink.findings
+    for code, message, span in facts.alone:
+        sink.add(code, message, span)
+    if not facts.recovered or _vars_intact(facts):
         _variables(path, facts, files, sink)
     return sink.findings
+
+
+def _merged(path: Path, files: NamedFiles) -> bool:
+    """Whether a `package.json` in the config's folder or above (inside the roots) runs it
+    together with another config (`promptfoo eval -c base.yaml -c suite.yaml`): promptfoo
+    merges them (`combineConfigs`), so a part's providers, prompts, defaultTest and variables
+    are the whole's, and what needs the whole (EYPF003, EYPF011, EYPF012) is not judged."""
+    packages: list[tuple[PurePath, str]] = []
+    folder: Path | None = path.parent
+    while folder is not None:
+        package = files.resolve(folder, scripts.PACKAGE)
+        if package is None:
+            break
+        text = files.read_text(package)
+        if text is not None and "promptfoo" in text:
+            packages.append((folder, text))
+        folder = folder.parent if folder.parent != folder else None
+    return bool(packages) and scripts.merged_with_others(PurePath(path), packages)
 
 
 _HOLDS_VARIABLES = frozenset({"prompts", "prompt", "vars", "defaultTest", "tests", "scenarios",

@@ -69,6 +69,10 @@ class ConfigFacts:
     # key is known (`Hole.key`, None when not) and none of them holds variables or prompts.
     recovered: bool = False
     blanked: tuple[str | None, ...] = ()
+    # Findings true of this config alone (code, message, span): promptfoo merges the configs one
+    # command names together (`-c base.yaml -c suite.yaml`, `combineConfigs`), so the cross check
+    # reports them only when no `package.json` script names this config beside another.
+    alone: list[tuple[str, str, Span]] = field(default_factory=list)
     # Where the inline `tests:` list's refs and tests sit among `refs` and `tests` (after
     # providers, prompts and defaultTest; before scenarios): `bytest` places each test's there.
     tests_at: tuple[int, int] = (0, 0)
