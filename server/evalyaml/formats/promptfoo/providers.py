@@ -6,6 +6,8 @@ a near miss of a known one (`opeanai:`), never merely for being absent from the 
 
 from __future__ import annotations
 
+import re
+
 from evalyaml.core.findings import Fix, TextEdit
 from evalyaml.core.suggest import edit_distance
 from evalyaml.formats.promptfoo import vocab
@@ -24,6 +26,9 @@ from evalyaml.syntax.tree import Mapping, Node, Scalar
 HEADS: frozenset[str] = frozenset(p.split(":", 1)[0] for p in vocab.PROVIDER_PREFIXES
                                   if ":" in p) | frozenset(vocab.PROVIDER_IDS) | {"file"}
 _ANTHROPIC_TYPES = ("messages", "completion", "claude-agent-sdk", "claude-code")
+# `anthropic:<model>` shorthand: promptfoo's `looksLikeClaudeModelId` (`/^claude-[a-z0-9]/i`),
+# which every id of its model list also matches; any case, but a character after the dash.
+_CLAUDE_ID = re.compile(r"claude-[a-z0-9]", re.IGNORECASE)
 _OPTION_KEYS = frozenset(vocab.PROVIDER_OPTION_KEYS)
 
 
@@ -68,7 +73,7 @@ def check_id(ctx: Context, node: Scalar, facts: ConfigFacts) -> None:
     head, sep, rest = text.partition(":")
     if head == "anthropic" and sep:
         kind = rest.split(":", 1)[0]
-        if kind not in _ANTHROPIC_TYPES and not kind.startswith("claude"):
+        if kind not in _ANTHROPIC_TYPES and _CLAUDE_ID.match(kind) is None:
             ctx.add("EYPF019", f"'{text}': promptfoo fails with \"Unknown Anthropic model type or "
                     f"model name: {kind}\" (write anthropic:messages:<model>)", ctx.span(node))
         return
