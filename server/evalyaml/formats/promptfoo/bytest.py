@@ -76,6 +76,7 @@ def _moved_test(test: TestFacts, lines: int) -> TestFacts:
         span=test.span.shifted(lines), label=test.label,
         vars=None if found is None else {n: s.shifted(lines) for n, s in found.items()},
         asserted=test.asserted, prompt_filter=test.prompt_filter, empty=test.empty,
+        transformed=test.transformed,
         scenario_vars=[None if v is None else {n: s.shifted(lines) for n, s in v.items()}
                        for v in test.scenario_vars])
 

@@ -310,7 +310,8 @@ def _scenario(ctx: Context, node: Mapping, index: int, facts: ConfigFacts) -> No
     if config is not None and isinstance(config[1], Sequence):
         for i, entry in enumerate(config[1].items):
             part = check_test(ctx, entry, facts, i, partial=True)
-            configs.append(None if part is None or part.vars is None else dict(part.vars))
+            configs.append(None if part is None or part.vars is None or part.transformed
+                           else dict(part.vars))
             config_asserted = config_asserted or (part is not None and part.asserted)
     tests = found.get("tests")
     if tests is None:

@@ -213,6 +213,10 @@ def _variables(path: Path, facts: ConfigFacts, files: NamedFiles, sink: FindingS
     prompts, used = known
     if facts.recovered and any(key in p.names for key in facts.blanked for p in prompts):
         return  # the blanks removed a variable some prompt reads
+    if facts.default_transformed:
+        # `defaultTest.options.transformVars` runs for every test (its options merged under
+        # the test's) and may add any variable: none is missing, and its script reads them.
+        return
     default = set(facts.default_vars)
     # EYPF012 (a variable no prompt reads) is said only when every prompt is known and no
     # script or provider may read variables; a name some prompt reads or promptfoo fills in
@@ -237,7 +241,7 @@ def _variables(path: Path, facts: ConfigFacts, files: NamedFiles, sink: FindingS
             continue
         if memo[names] or test.scenario_vars:
             _test_vars(test, names, prompts, default, sink=sink, memo=memo)
-        if names in unread_sets:
+        if names in unread_sets and not test.transformed:  # its script may read them
             unread.append(test.vars)
     for ref in facts.refs:
         if ref.role == "tests" and not is_glob(ref.name):
@@ -281,8 +285,8 @@ def _test_vars(test: TestFacts, written: frozenset[str], prompts: list[_PromptVa
     """`written`: `test.names`. `memo`: what is missing for each set of names a
     test writes (a 10,000-test config has few distinct ones), so an edit's cross check is not
     10,000 times every prompt's names."""
-    if test.prompt_filter or test.empty:
-        return
+    if test.prompt_filter or test.empty or test.transformed:
+        return  # a script's `transformVars` may add any variable
     combos: list[frozenset[str]] = [written]
     if test.scenario_vars:
         if any(v is None for v in test.scenario_vars):
@@ -324,8 +328,9 @@ def _file_vars(path: Path, ref: Ref, prompts: list[_PromptVars], default: set[st
     for index, item in enumerate(root.items):
         if not isinstance(item, Mapping):
             continue
-        vars_node = item.get("vars")
-        if vars_node is not None and not isinstance(vars_node, Mapping):
+        vars_node, options = item.get("vars"), item.get("options")
+        if (vars_node is not None and not isinstance(vars_node, Mapping)) or \
+                (isinstance(options, Mapping) and options.get("transformVars") is not None):
             continue
         supplied = {k.text for k, _ in pairs(vars_node)} if isinstance(vars_node, Mapping) \
             else set()

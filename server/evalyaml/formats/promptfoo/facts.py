@@ -41,6 +41,7 @@ class TestFacts:
     asserted: bool
     prompt_filter: bool = False
     empty: bool = False  # refused as a test (EYPF016)
+    transformed: bool = False  # `options.transformVars`: may add any variable (EYPF011 quiet)
     scenario_vars: list[dict[str, Span] | None] = field(default_factory=list)
     # The names of `vars`, made once a test: the cross check compares every test's names with
     # the prompts' at each keystroke, and a frozenset keeps its hash. `vars` is never changed
@@ -61,6 +62,7 @@ class ConfigFacts:
     default_vars: dict[str, Span] | None = field(default_factory=dict)
     default_asserted: bool = False
     default_unknown: bool = False  # defaultTest from a file
+    default_transformed: bool = False  # `defaultTest.options.transformVars`: every test's
     tables: list[Ref] = field(default_factory=list)  # CSV / YAML tests files: vars checked
     # Each test's name (its description, or "test N"), whole span and name span: symbols.
     cases: list[tuple[str, Span, Span]] = field(default_factory=list)

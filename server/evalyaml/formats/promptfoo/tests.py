@@ -79,10 +79,11 @@ def check_test(ctx: Context, node: Node, facts: ConfigFacts, index: int, *,
     if provider is not None:
         check_provider(ctx, provider[1], facts)
     options = found.get("options")
-    disabled = False
+    disabled = transformed = False
     if options is not None and isinstance(options[1], Mapping):
         flag = options[1].get("disableDefaultAsserts")
         disabled = isinstance(flag, Scalar) and flag.value is True
+        transformed = not is_null(options[1].get("transformVars"))
     if not disabled:
         asserted = asserted or facts.default_asserted or facts.default_unknown
     scoring = found.get("assertScoringFunction")
@@ -91,10 +92,11 @@ def check_test(ctx: Context, node: Node, facts: ConfigFacts, index: int, *,
     if default:
         facts.default_vars = test_vars
         facts.default_asserted = assert_pair is not None and asserted
+        facts.default_transformed = transformed
         return None
     span = ctx.span(first)
     result = TestFacts(span, label, test_vars, asserted, prompt_filter="prompts" in found,
-                       empty=empty)
+                       empty=empty, transformed=transformed)
     if collect and not partial:
         facts.tests.append(result)
     return result
