@@ -132,7 +132,7 @@ def _providers(ctx: Context, root: Mapping, found: dict[str, tuple[Scalar, Node]
 
 def _prompts(ctx: Context, key: Scalar, node: Node, facts: ConfigFacts) -> None:
     if isinstance(node, Scalar):
-        _prompt_string(ctx, node, facts, None)
+        _prompt_string(ctx, node, facts, None, (text_of(node) or "",))
     elif isinstance(node, Sequence):
         if not node.items:
             ctx.add("EYPF018", "'prompts' is empty: promptfoo fails with \"Invalid input "
@@ -141,10 +141,11 @@ def _prompts(ctx: Context, key: Scalar, node: Node, facts: ConfigFacts) -> None:
             if isinstance(item, Mapping):
                 _prompt_object(ctx, item, facts)
             else:
-                _prompt_string(ctx, item, facts, None)
+                _prompt_string(ctx, item, facts, None, (text_of(item) or "",))
     elif isinstance(node, Mapping):
         for name, label in pairs(node):
-            _prompt_string(ctx, name, facts, text_of(label))
+            text = text_of(label)
+            _prompt_string(ctx, name, facts, text, (text,) if text else None)
     else:
         ctx.add("EYPF018", "'prompts' must be a string, a list or a map of prompts: promptfoo "
                 "fails with \"Invalid input prompt\"", ctx.span(key))
@@ -173,10 +174,14 @@ def _prompt_object(ctx: Context, node: Mapping, facts: ConfigFacts) -> None:
                 "once loaded)", first)
         return
     if raw is not None:
-        _prompt_string(ctx, raw[1], facts, label)
+        # What a test's `prompts` may name: the label, and the id when it is not the path or
+        # text promptfoo reads (`{raw, id}` without a label: not known here).
+        names = tuple(n for n in (label, id_text) if n) if label else None
+        _prompt_string(ctx, raw[1], facts, label, names)
 
 
-def _prompt_string(ctx: Context, node: Node, facts: ConfigFacts, label: str | None) -> None:
+def _prompt_string(ctx: Context, node: Node, facts: ConfigFacts, label: str | None,
+                   names: tuple[str, ...] | None) -> None:
     text = text_of(node)
     if text is None or not isinstance(node, Scalar):
         ctx.add("EYPF018", "a prompt must be a string: promptfoo fails with \"Invalid input "
@@ -198,7 +203,7 @@ def _prompt_string(ctx: Context, node: Node, facts: ConfigFacts, label: str | No
         facts.refs.append(Ref(role, name, ctx.span(node), function))
         return
     _template_syntax(ctx, node, text)
-    facts.prompts.append(Prompt(text, ctx.span(node), label or _short(text)))
+    facts.prompts.append(Prompt(text, ctx.span(node), label or _short(text), names))
 
 
 def _template_syntax(ctx: Context, node: Scalar, text: str) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path, PurePath
 from evalyaml.core.findings import Finding, FindingSink
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
+from evalyaml.core.suggest import rank
 from evalyaml.formats.base import NamedFiles
 from evalyaml.formats.promptfoo import scripts
 from evalyaml.formats.promptfoo.common import pairs
@@ -55,9 +56,50 @@ def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
         return sink.findings
     for code, message, span in facts.alone:
         sink.add(code, message, span)
+    _prompt_references(facts, sink)
     if not facts.recovered or _vars_intact(facts):
         _variables(path, facts, files, sink)
     return sink.findings
+
+
+def _prompt_names(facts: ConfigFacts) -> list[tuple[str, ...]] | None:
+    """Each prompt's label and id, as a test's `prompts` names them; None unless every prompt
+    is inline with both known (a prompt file's label is its path and text, a function's
+    its name: not read here)."""
+    if facts.prompts_unknown or facts.prompts_default or facts.recovered or any(
+            ref.role in ("prompt", "bare-prompt") for ref in facts.refs):
+        return None
+    names = [prompt.names for prompt in facts.prompts]
+    return None if not names or None in names else names  # type: ignore[return-value]
+
+
+def _prompt_matches(ref: str, names: tuple[str, ...]) -> bool:
+    """promptfoo's `doesPromptRefMatch`: the label or id itself, a prefix before a final `*`,
+    or the label or id followed by `:`."""
+    return any(name == ref or (ref.endswith("*") and name.startswith(ref[:-1]))
+               or name.startswith(f"{ref}:") for name in names)
+
+
+def _prompt_references(facts: ConfigFacts, sink: FindingSink) -> None:
+    """`validateTestPromptReferences`: every name in a test's (or defaultTest's) `prompts`
+    matches some prompt, or `promptfoo validate` and `eval` refuse the config. Tests of
+    scenarios are not checked by promptfoo (only the suite's tests)."""
+    known = _prompt_names(facts)
+    if known is None:
+        return
+    available = sorted({name for names in known for name in names})
+    listed = [("defaultTest", refs) for refs in (facts.default_prompt_refs,) if refs] + \
+        [(test.label, test.prompt_refs) for test in facts.tests
+         if test.prompt_refs and not test.scenario_vars]
+    for who, refs in listed:
+        for ref, span in refs:
+            if any(_prompt_matches(ref, names) for names in known):
+                continue
+            ranked = rank(ref, available)
+            hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
+            sink.add("EYPF023", f"{who} references prompt \"{ref}\" which does not exist (no "
+                     "prompt has it as its label or id): promptfoo validate and eval refuse the "
+                     f"config (available prompts: [{', '.join(available)}]){hint}", span)
 
 
 def _merged(path: Path, files: NamedFiles) -> bool:

@@ -31,6 +31,8 @@ class Prompt:
     text: str
     span: Span
     label: str
+    # The label and id promptfoo gives it, which a test's `prompts` names (None: not known).
+    names: tuple[str, ...] | None = None
 
 
 @dataclass(slots=True)
@@ -42,6 +44,7 @@ class TestFacts:
     prompt_filter: bool = False
     empty: bool = False  # refused as a test (EYPF016)
     transformed: bool = False  # `options.transformVars`: may add any variable (EYPF011 quiet)
+    prompt_refs: tuple[tuple[str, Span], ...] = ()  # its `prompts` list's strings
     scenario_vars: list[dict[str, Span] | None] = field(default_factory=list)
     # The names of `vars`, made once a test: the cross check compares every test's names with
     # the prompts' at each keystroke, and a frozenset keeps its hash. `vars` is never changed
@@ -63,6 +66,7 @@ class ConfigFacts:
     default_asserted: bool = False
     default_unknown: bool = False  # defaultTest from a file
     default_transformed: bool = False  # `defaultTest.options.transformVars`: every test's
+    default_prompt_refs: tuple[tuple[str, Span], ...] = ()  # `defaultTest.prompts`
     tables: list[Ref] = field(default_factory=list)  # CSV / YAML tests files: vars checked
     # Each test's name (its description, or "test N"), whole span and name span: symbols.
     cases: list[tuple[str, Span, Span]] = field(default_factory=list)
