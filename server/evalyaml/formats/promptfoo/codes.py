@@ -82,6 +82,7 @@ CODES: tuple[Code, ...] = (
          "A redteam plugin or strategy id outside promptfoo's closed lists: validate refuses "
          "the config.", LOCAL, fixes=UNSAFE_FIX),
     Code("EYPF023", "promptfoo-unknown-reference", B,
-         "A test's `prompts` names no prompt of the config: promptfoo refuses the config.",
+         "A test's `prompts` or `providers` names no prompt or provider of the config: "
+         "promptfoo refuses the config.",
          LOCAL),
 )

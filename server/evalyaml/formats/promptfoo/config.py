@@ -10,7 +10,7 @@ from evalyaml.formats.promptfoo import vocab
 from evalyaml.formats.promptfoo.common import Context, is_null, is_ref, pairs, text_of
 from evalyaml.formats.promptfoo.facts import ConfigFacts, Prompt, Ref
 from evalyaml.formats.promptfoo.paths import maybe_file_path, split_function, templated
-from evalyaml.formats.promptfoo.providers import check_provider
+from evalyaml.formats.promptfoo.providers import check_provider, provider_names
 from evalyaml.formats.promptfoo.redteam import check_redteam
 from evalyaml.formats.promptfoo.templates import analyse
 from evalyaml.formats.promptfoo.tests import check_test, check_tests
@@ -114,6 +114,7 @@ def _providers(ctx: Context, root: Mapping, found: dict[str, tuple[Scalar, Node]
                             ctx.span(first)))
         return
     key, value = chosen
+    facts.provider_names = provider_names(value)
     if isinstance(value, Sequence):
         if not value.items:
             facts.alone.append(("EYPF003", f"'{key.text}' is empty: promptfoo fails with \"You "

@@ -57,6 +57,7 @@ def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
     for code, message, span in facts.alone:
         sink.add(code, message, span)
     _prompt_references(facts, sink)
+    _provider_references(facts, sink)
     if not facts.recovered or _vars_intact(facts):
         _variables(path, facts, files, sink)
     return sink.findings
@@ -100,6 +101,42 @@ def _prompt_references(facts: ConfigFacts, sink: FindingSink) -> None:
             sink.add("EYPF023", f"{who} references prompt \"{ref}\" which does not exist (no "
                      "prompt has it as its label or id): promptfoo validate and eval refuse the "
                      f"config (available prompts: [{', '.join(available)}]){hint}", span)
+
+
+def _provider_may_match(ref: str, label: str | None, ident: str) -> bool:
+    """promptfoo's `doesProviderRefMatch` against a provider's label, and, for its id, any ref
+    its id at run time might answer: a provider class may rewrite the id it was written with
+    (`openai:chat:x` runs as `openai:x`), but keeps its head (`openai`), so a ref with the
+    same head, or a `*` prefix that could reach it, is never reported."""
+    if label is not None and (label == ref or label.startswith(f"{ref}:") or (
+            ref.endswith("*") and label.startswith(ref[:-1]))):
+        return True
+    head = ident.split(":", 1)[0]
+    if ref.endswith("*"):
+        prefix = ref[:-1]
+        return ident.startswith(prefix) or prefix[:len(head)] == head[:len(prefix)]
+    return ref.split(":", 1)[0] == head
+
+
+def _provider_references(facts: ConfigFacts, sink: FindingSink) -> None:
+    """`validateTestProviderReferences`: every name in a test's (or defaultTest's) `providers`
+    matches some provider of the config (its label or id), or `promptfoo validate` and `eval`
+    refuse the config. Judged only when every provider's id is a registry id written out."""
+    known = facts.provider_names
+    if not known or facts.recovered:
+        return
+    names = sorted({n for label, ident in known for n in (label, ident) if n})
+    listed = [("defaultTest", refs) for refs in (facts.default_provider_refs,) if refs] + \
+        [(test.label, test.provider_refs) for test in facts.tests if test.provider_refs]
+    for who, refs in listed:
+        for ref, span in refs:
+            if any(_provider_may_match(ref, label, ident) for label, ident in known):
+                continue
+            ranked = rank(ref, names)
+            hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
+            sink.add("EYPF023", f"{who} references provider \"{ref}\" which does not exist (no "
+                     "provider has it as its label or id): promptfoo validate and eval refuse "
+                     f"the config (the config's providers: {', '.join(names)}){hint}", span)
 
 
 def _merged(path: Path, files: NamedFiles) -> bool:

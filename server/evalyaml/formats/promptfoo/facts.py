@@ -45,6 +45,7 @@ class TestFacts:
     empty: bool = False  # refused as a test (EYPF016)
     transformed: bool = False  # `options.transformVars`: may add any variable (EYPF011 quiet)
     prompt_refs: tuple[tuple[str, Span], ...] = ()  # its `prompts` list's strings
+    provider_refs: tuple[tuple[str, Span], ...] = ()  # its `providers` list's strings
     scenario_vars: list[dict[str, Span] | None] = field(default_factory=list)
     # The names of `vars`, made once a test: the cross check compares every test's names with
     # the prompts' at each keystroke, and a frozenset keeps its hash. `vars` is never changed
@@ -67,6 +68,10 @@ class ConfigFacts:
     default_unknown: bool = False  # defaultTest from a file
     default_transformed: bool = False  # `defaultTest.options.transformVars`: every test's
     default_prompt_refs: tuple[tuple[str, Span], ...] = ()  # `defaultTest.prompts`
+    default_provider_refs: tuple[tuple[str, Span], ...] = ()  # `defaultTest.providers`
+    # The config's providers as (label, id) written, which a test's `providers` names; None
+    # when one is not known here (a script or file provider, a template, a `$ref`).
+    provider_names: list[tuple[str | None, str]] | None = None
     tables: list[Ref] = field(default_factory=list)  # CSV / YAML tests files: vars checked
     # Each test's name (its description, or "test N"), whole span and name span: symbols.
     cases: list[tuple[str, Span, Span]] = field(default_factory=list)

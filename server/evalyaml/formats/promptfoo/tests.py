@@ -94,11 +94,13 @@ def check_test(ctx: Context, node: Node, facts: ConfigFacts, index: int, *,
         facts.default_asserted = assert_pair is not None and asserted
         facts.default_transformed = transformed
         facts.default_prompt_refs = _prompt_refs(ctx, found.get("prompts"))
+        facts.default_provider_refs = _prompt_refs(ctx, found.get("providers"))
         return None
     span = ctx.span(first)
     result = TestFacts(span, label, test_vars, asserted, prompt_filter="prompts" in found,
                        empty=empty, transformed=transformed,
-                       prompt_refs=_prompt_refs(ctx, found.get("prompts")))
+                       prompt_refs=_prompt_refs(ctx, found.get("prompts")),
+                       provider_refs=_prompt_refs(ctx, found.get("providers")))
     if collect and not partial:
         facts.tests.append(result)
     return result
@@ -106,8 +108,9 @@ def check_test(ctx: Context, node: Node, facts: ConfigFacts, index: int, *,
 
 def _prompt_refs(ctx: Context, pair: tuple[Scalar, Node] | None
                  ) -> tuple[tuple[str, Span], ...]:
-    """The strings of a test's `prompts` list, which `validateTestPromptReferences` matches
-    against the config's prompts; anything else there is the schema's to refuse."""
+    """The strings of a test's `prompts` (or `providers`) list, which
+    `validateTestPromptReferences` (`validateTestProviderReferences`) matches against the
+    config's prompts (providers); anything else there is the schema's to refuse."""
     if pair is None or not isinstance(pair[1], Sequence):
         return ()
     return tuple((text, ctx.span(item)) for item in pair[1].items
