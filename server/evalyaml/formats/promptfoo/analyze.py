@@ -4,6 +4,7 @@ registry in `__init__`, which discovery imports)."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
@@ -100,6 +101,8 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
     else:
         parsed = parse_json(text, sink) if lower.endswith(".json") else \
             parse_text(text, sink)
+        if len(parsed.documents) > 1:
+            _several_documents(parsed, sink)
         if parsed.usable:
             facts.recovered = not parsed.ok
             facts.blanked = tuple(hole.key for hole in parsed.holes)
@@ -120,6 +123,23 @@ def _as_read(findings: list[Finding], kind: Kind, lower: str) -> list[Finding]:
     if kind is not CONFIG or not lower.endswith(".json"):
         return findings
     return [finding for finding in findings if finding.code != TRAILING_COMMA]
+
+
+_DOCUMENT_START = re.compile(r"^---(?=[ \t\r\n]|$)", re.MULTILINE)
+
+
+def _several_documents(parsed: ParsedText, sink: FindingSink) -> None:
+    """A second YAML document (after `---`): promptfoo's `loadYaml` (js-yaml `loadAll`) refuses
+    the whole file, config or tests file alike, before anything in it is read."""
+    first, second = parsed.documents[0], parsed.documents[1]
+    limit = second.start if second is not None else len(parsed.text)
+    begin = first.end if first is not None else 0
+    markers = [m for m in _DOCUMENT_START.finditer(parsed.text, begin) if m.start() <= limit]
+    span = parsed.lines.span(markers[0].start(), markers[0].end()) if markers else \
+        parsed.lines.span(limit, limit)
+    sink.add("EY101", "a second YAML document starts here: promptfoo reads one document per file "
+             "and refuses it (\"expected a single document in the stream, but found more\"); "
+             "move what follows this '---' to its own file, or delete the '---'", span)
 
 
 def _tests_json(text: str, sink: FindingSink, facts: ConfigFacts, cache: CaseCache | None
