@@ -7,7 +7,14 @@ from __future__ import annotations
 import re
 
 from evalyaml.formats.promptfoo import vocab
-from evalyaml.formats.promptfoo.common import Context, is_null, is_ref, pairs, text_of
+from evalyaml.formats.promptfoo.common import (
+    Context,
+    is_null,
+    is_ref,
+    pairs,
+    text_of,
+    zod_type,
+)
 from evalyaml.formats.promptfoo.facts import ConfigFacts, Prompt, Ref
 from evalyaml.formats.promptfoo.paths import maybe_file_path, split_function, templated
 from evalyaml.formats.promptfoo.providers import check_provider, provider_names
@@ -44,6 +51,8 @@ def check_config(ctx: Context, root: Node | None, facts: ConfigFacts, *,
             ctx.unknown_key(key, vocab.TOP_KEYS, "the config")
     _providers(ctx, root, found, facts)
     check_redteam(ctx, found)
+    _tags(ctx, found.get("tags"))
+    _evaluate_options(ctx, found.get("evaluateOptions"))
     if "prompts" in found:
         _prompts(ctx, *found["prompts"], facts)
     else:
@@ -58,6 +67,31 @@ def check_config(ctx: Context, root: Node | None, facts: ConfigFacts, *,
     if not tests_elsewhere:
         tests = found.get("tests")
         no_assertion(ctx, ctx.span(tests[0]) if tests is not None else None, facts)
+
+
+def _tags(ctx: Context, pair: tuple[Scalar, Node] | None) -> None:
+    """`tags` is `z.record(z.string(), z.string())`: a value of another type makes
+    `promptfoo validate` (and eval) refuse the config, naming `tags.<key>`."""
+    if pair is None or not isinstance(pair[1], Mapping):
+        return
+    for key, value in pairs(pair[1]):
+        if isinstance(value, Scalar) and isinstance(value.value, str):
+            continue
+        ctx.add("EYPF018", f"tag '{key.text}' must be a string: promptfoo validate refuses the "
+                f"config (\"Invalid input: expected string, received {zod_type(value)}\" at "
+                f"tags.{key.text}); quote it", ctx.span(value))
+
+
+def _evaluate_options(ctx: Context, pair: tuple[Scalar, Node] | None) -> None:
+    """`evaluateOptions` keys outside `EvaluateOptionsSchema`: nothing reads them (validate
+    does not warn), so a misspelt option silently keeps its default."""
+    if pair is None or not isinstance(pair[1], Mapping):
+        return
+    for key, _ in pairs(pair[1]):
+        if key.text not in vocab.EVALUATE_OPTION_KEYS:
+            ctx.unknown_key(key, vocab.EVALUATE_OPTION_KEYS, "evaluateOptions",
+                            effect="promptfoo passes it to the evaluator, which reads no option "
+                            "of that name (validate does not warn)")
 
 
 def read_prompts(ctx: Context, root: Mapping, facts: ConfigFacts) -> None:

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import math
+
 from evalyaml.formats.promptfoo import vocab
 from evalyaml.formats.promptfoo.asserts import check_asserts
 from evalyaml.formats.promptfoo.common import (
@@ -84,6 +86,7 @@ def check_test(ctx: Context, node: Node, facts: ConfigFacts, index: int, *,
         flag = options[1].get("disableDefaultAsserts")
         disabled = isinstance(flag, Scalar) and flag.value is True
         transformed = not is_null(options[1].get("transformVars"))
+        _repeat(ctx, options[1].get("repeat"), "defaultTest" if default else label, where)
     if not disabled:
         asserted = asserted or facts.default_asserted or facts.default_unknown
     scoring = found.get("assertScoringFunction")
@@ -104,6 +107,22 @@ def check_test(ctx: Context, node: Node, facts: ConfigFacts, index: int, *,
     if collect and not partial:
         facts.tests.append(result)
     return result
+
+
+def _repeat(ctx: Context, node: Node | None, who: str, where: str) -> None:
+    """`options.repeat` is `z.number().int().positive()`: anything else makes `promptfoo
+    validate` (and eval) refuse the config. zod names the field only for a number below 1
+    alone; otherwise the test's union fails as a whole ("Invalid input" at tests)."""
+    if node is None or is_null(node):
+        return
+    value = node.value if isinstance(node, Scalar) else None
+    if isinstance(value, int | float) and not isinstance(value, bool) and (
+            not math.isfinite(value) or (float(value).is_integer() and value > 0)):
+        return  # `.inf`, `.nan`: zod's verdict on those is not pinned here
+    union = where.split("[", 1)[0]
+    ctx.add("EYPF018", f"'options.repeat' of {who} must be a whole number above 0: promptfoo "
+            f"validate refuses the config (\"Too small: expected number to be >0\" at "
+            f"{where}.options.repeat, or \"Invalid input\" at {union})", ctx.span(node))
 
 
 def _prompt_refs(ctx: Context, pair: tuple[Scalar, Node] | None
