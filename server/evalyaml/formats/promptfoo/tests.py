@@ -143,12 +143,12 @@ def _vars(ctx: Context, key: Scalar, node: Node, facts: ConfigFacts) -> dict[str
         return None
     if isinstance(node, Scalar) and text_of(node) is not None:
         if not ctx.external:
-            ctx.add("EYPF018", "'vars' as a file path is refused by promptfoo validate in a "
-                    "config (\"Invalid input → at tests\"); list the file, or move the test "
-                    "to a tests file", ctx.span(node))
+            _vars_files_inline(ctx, node, "a file path")
         _add_ref(ctx, "vars", node, facts, holder=True)
         return None
     if isinstance(node, Sequence):
+        if not ctx.external:
+            _vars_files_inline(ctx, node, "a list of files")
         for item in node.items:
             if isinstance(item, Scalar) and text_of(item):
                 _add_ref(ctx, "vars", item, facts, holder=True)
@@ -174,6 +174,15 @@ def _vars(ctx: Context, key: Scalar, node: Node, facts: ConfigFacts) -> dict[str
             if text is not None and text.startswith("file://") and isinstance(value, Scalar):
                 _add_ref(ctx, "var-value", value, facts)
     return out
+
+
+def _vars_files_inline(ctx: Context, node: Node, what: str) -> None:
+    """`vars` naming files in a config's own test: `VarsSchema` takes only a mapping there
+    (`readTest` reads a path or a list of them only in a tests file's tests)."""
+    ctx.add("EYPF018", f"'vars' as {what} is refused by promptfoo validate in a config "
+            "(\"Invalid input → at tests\"); write the variables inline, or move the test to a "
+            "tests file, whose tests may name vars files (as paths without file://, which "
+            "promptfoo resolves as a glob)", ctx.span(node))
 
 
 def _test_like(name: str, value: Node) -> bool:
