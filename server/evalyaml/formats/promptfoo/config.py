@@ -52,6 +52,8 @@ def check_config(ctx: Context, root: Node | None, facts: ConfigFacts, *,
     _providers(ctx, root, found, facts)
     check_redteam(ctx, found)
     _tags(ctx, found.get("tags"))
+    _extensions(ctx, found.get("extensions"))
+    _derived_metrics(ctx, found.get("derivedMetrics"))
     _evaluate_options(ctx, found.get("evaluateOptions"))
     if "prompts" in found:
         _prompts(ctx, *found["prompts"], facts)
@@ -80,6 +82,67 @@ def _tags(ctx: Context, pair: tuple[Scalar, Node] | None) -> None:
         ctx.add("EYPF018", f"tag '{key.text}' must be a string: promptfoo validate refuses the "
                 f"config (\"Invalid input: expected string, received {zod_type(value)}\" at "
                 f"tags.{key.text}); quote it", ctx.span(value))
+
+
+_EXTENSION_FILE = re.compile(r"\.(?:py|js|cjs|mjs|ts|cts|mts)$", re.IGNORECASE)
+
+
+def _extension_problem(text: str) -> str | None:
+    """The first of `TestSuiteSchema`'s refinements of an `extensions` entry that fails (its
+    message), None when all pass: `file://`, three non-blank parts split on `:`, and a Python
+    or JavaScript file in the middle one."""
+    parts = text.split(":")
+    if not text.startswith("file://"):
+        return "Extension must start with file://"
+    if len(parts) != 3 or any(not part.strip() for part in parts):
+        return "Extension must be of the form file://path/to/file.py:function_name"
+    if _EXTENSION_FILE.search(parts[1]) is None:
+        return ("Extension must be a python (.py) or javascript (.js, .ts, .mjs, .cjs, etc.) "
+                "file followed by a colon and function name")
+    return None
+
+
+def _extensions(ctx: Context, pair: tuple[Scalar, Node] | None) -> None:
+    """Each `extensions` entry as `TestSuiteSchema` refines it: a failed one makes promptfoo
+    refuse the suite ("Test suite validation error") before any test runs."""
+    if pair is None or not isinstance(pair[1], Sequence):
+        return
+    for index, item in enumerate(pair[1].items):
+        text = text_of(item)
+        if text is None or not isinstance(item, Scalar) or templated(text):
+            continue
+        problem = _extension_problem(text)
+        if problem is not None:
+            ctx.add("EYPF018", f"extension '{text}' is refused: promptfoo fails with "
+                    f"\"{problem}\" (at extensions[{index}])", ctx.span(item))
+
+
+def _derived_metrics(ctx: Context, pair: tuple[Scalar, Node] | None) -> None:
+    """`derivedMetrics` entries are `{name: string, value: string}` (`DerivedMetricSchema`;
+    `value` may be a function only in a JavaScript config): anything else makes promptfoo
+    validate refuse the config, and other keys are dropped."""
+    if pair is None or not isinstance(pair[1], Sequence):
+        return
+    for index, item in enumerate(pair[1].items):
+        if not isinstance(item, Mapping) or is_ref(item):
+            continue
+        found = {key.text: (key, value) for key, value in pairs(item)}
+        for key in found.values():
+            if key[0].text not in ("name", "value"):
+                ctx.unknown_key(key[0], ("name", "value"), "a derived metric")
+        for name in ("name", "value"):
+            value = found.get(name)
+            if value is not None and isinstance(value[1], Scalar) and \
+                    isinstance(value[1].value, str):
+                continue
+            at = ctx.span(value[1]) if value is not None else \
+                ctx.span(next(iter(found.values()))[0] if found else item)
+            # `value` is a union (a string or a function): zod says only "Invalid input".
+            problem = "Invalid input" if name == "value" else "Invalid input: expected " \
+                f"string, received {zod_type(value[1]) if value is not None else 'undefined'}"
+            ctx.add("EYPF018", f"derivedMetrics[{index}] needs a string '{name}': promptfoo "
+                    f"validate refuses the config (\"{problem}\" at "
+                    f"derivedMetrics[{index}].{name})", at)
 
 
 def _evaluate_options(ctx: Context, pair: tuple[Scalar, Node] | None) -> None:
