@@ -17,7 +17,7 @@ from evalyaml.formats.promptfoo.common import (
     text_of,
 )
 from evalyaml.formats.promptfoo.facts import ConfigFacts, Ref, TestFacts
-from evalyaml.formats.promptfoo.paths import split_function, templated
+from evalyaml.formats.promptfoo.paths import is_glob, split_function, templated
 from evalyaml.formats.promptfoo.providers import check_provider
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
@@ -220,7 +220,7 @@ def check_tests(ctx: Context, key: Scalar | None, node: Node, facts: ConfigFacts
     """The `tests` value (§7.7.1)."""
     if isinstance(node, Scalar):
         text = text_of(node)
-        if text:
+        if text and not _unglobbed(ctx, node, text):
             _add_ref(ctx, "tests", node, facts)
         return
     if isinstance(node, Mapping) and node.get("path") is not None:
@@ -232,6 +232,21 @@ def check_tests(ctx: Context, key: Scalar | None, node: Node, facts: ConfigFacts
         return
     for index, item in enumerate(node.items):
         check_tests_item(ctx, item, facts, index)
+
+
+def _unglobbed(ctx: Context, node: Scalar, text: str) -> bool:
+    """A `tests:` string with a glob that does not end in yaml/yml: `readTests` globs such a
+    string only for YAML, and hands any other to `readStandaloneTestsFile`, which opens the
+    pattern as one file name (ENOENT); as a list item it is globbed (`loadTestsFromGlob`)."""
+    raw = text[7:] if text.startswith("file://") else text
+    if templated(raw) or not is_glob(raw) or text.endswith(("yaml", "yml")) or \
+            text.startswith("az://"):
+        return False
+    ctx.add("EYPF009", f"tests file not found: '{raw}' is opened as one file name, not "
+            "expanded: promptfoo globs a 'tests' string only when it ends in .yaml or .yml, and "
+            f"fails with \"ENOENT: no such file or directory, open '.../{raw}'\"; write it as a "
+            f"list item (tests: [{text}]) to glob it", ctx.span(node))
+    return True
 
 
 def check_tests_item(ctx: Context, item: Node, facts: ConfigFacts, index: int) -> None:
