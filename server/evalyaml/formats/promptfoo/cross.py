@@ -27,7 +27,7 @@ from evalyaml.formats.promptfoo.paths import is_glob, suffix
 from evalyaml.formats.promptfoo.table import columns
 from evalyaml.formats.promptfoo.templates import analyse, required, split_txt
 from evalyaml.syntax.text import Span
-from evalyaml.syntax.tree import Mapping, Sequence
+from evalyaml.syntax.tree import Mapping, Scalar, Sequence
 from evalyaml.syntax.yaml.parse import parse_text
 
 FACTS = "promptfoo.facts"
@@ -56,7 +56,7 @@ def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
         return sink.findings
     for code, message, span in facts.alone:
         sink.add(code, message, span)
-    _prompt_references(facts, sink)
+    _prompt_references(path, facts, files, sink)
     _provider_references(facts, sink)
     if not facts.recovered or _vars_intact(facts):
         _variables(path, facts, files, sink)
@@ -81,10 +81,12 @@ def _prompt_matches(ref: str, names: tuple[str, ...]) -> bool:
                or name.startswith(f"{ref}:") for name in names)
 
 
-def _prompt_references(facts: ConfigFacts, sink: FindingSink) -> None:
+def _prompt_references(path: Path, facts: ConfigFacts, files: NamedFiles,
+                       sink: FindingSink) -> None:
     """`validateTestPromptReferences`: every name in a test's (or defaultTest's) `prompts`
-    matches some prompt, or `promptfoo validate` and `eval` refuse the config. Tests of
-    scenarios are not checked by promptfoo (only the suite's tests)."""
+    matches some prompt, or `promptfoo validate` and `eval` refuse the config; the tests of a
+    YAML tests file the config names too (reported on the name). Tests of scenarios are not
+    checked by promptfoo (only the suite's tests)."""
     known = _prompt_names(facts)
     if known is None:
         return
@@ -94,13 +96,47 @@ def _prompt_references(facts: ConfigFacts, sink: FindingSink) -> None:
          if test.prompt_refs and not test.scenario_vars]
     for who, refs in listed:
         for ref, span in refs:
-            if any(_prompt_matches(ref, names) for names in known):
-                continue
-            ranked = rank(ref, available)
-            hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
-            sink.add("EYPF023", f"{who} references prompt \"{ref}\" which does not exist (no "
-                     "prompt has it as its label or id): promptfoo validate and eval refuse the "
-                     f"config (available prompts: [{', '.join(available)}]){hint}", span)
+            _prompt_reference(who, ref, span, known, available=available, sink=sink)
+    for tests_ref in facts.refs:
+        if tests_ref.role == "tests" and not is_glob(tests_ref.name) and \
+                suffix(tests_ref.name) in (".yaml", ".yml"):
+            for who, ref in _file_prompt_refs(path, tests_ref, files):
+                _prompt_reference(who, ref, tests_ref.span, known, available=available,
+                                  sink=sink)
+
+
+def _prompt_reference(who: str, ref: str, span: Span, known: list[tuple[str, ...]], *,
+                      available: list[str], sink: FindingSink) -> None:
+    if any(_prompt_matches(ref, names) for names in known):
+        return
+    ranked = rank(ref, available)
+    hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
+    sink.add("EYPF023", f"{who} references prompt \"{ref}\" which does not exist (no prompt "
+             "has it as its label or id): promptfoo validate and eval refuse the config "
+             f"(available prompts: [{', '.join(available)}]){hint}", span)
+
+
+def _file_prompt_refs(path: Path, ref: Ref, files: NamedFiles) -> list[tuple[str, str]]:
+    """(who, name) for each string in the `prompts` of a YAML tests file's tests; who names
+    the test by its place in the file, as EYPF011 does for such a file."""
+    target = files.resolve(path.parent, ref.name)
+    text = files.read_text(target) if target is not None else None
+    if text is None or "prompts" not in text:
+        return []
+    parsed = parse_text(text, FindingSink(strict=False))
+    root = parsed.documents[0] if parsed.ok and len(parsed.documents) == 1 else None
+    if not isinstance(root, Sequence):
+        return []
+    out: list[tuple[str, str]] = []
+    for index, item in enumerate(root.items):
+        names = item.get("prompts") if isinstance(item, Mapping) else None
+        if not isinstance(names, Sequence):
+            continue
+        line = parsed.lines.position(item.start).line + 1
+        out.extend((f"test {index + 1} of '{ref.name}' (line {line})", name.value)
+                   for name in names.items
+                   if isinstance(name, Scalar) and isinstance(name.value, str))
+    return out
 
 
 def _provider_may_match(ref: str, label: str | None, ident: str) -> bool:
