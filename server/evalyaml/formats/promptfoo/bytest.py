@@ -141,7 +141,8 @@ class TestRules(BlockYamlReading):
         moved = replace(
             facts,
             refs=[replace(r, span=move(r.span)) for r in facts.refs],
-            prompts=[replace(p, span=move(p.span)) for p in facts.prompts],
+            prompts=[replace(p, span=move(p.span), name_spans=tuple(map(move, p.name_spans)))
+                     for p in facts.prompts],
             tests=[_shift_test(t, move) for t in facts.tests],
             default_vars=None if facts.default_vars is None else
             {n: move(s) for n, s in facts.default_vars.items()},

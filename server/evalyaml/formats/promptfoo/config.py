@@ -206,26 +206,34 @@ def _providers(ctx: Context, root: Mapping, found: dict[str, tuple[Scalar, Node]
         return  # the provider list is on the blanked lines
     if chosen is None:
         first = root.pairs[0][0] if root.pairs else root
-        facts.alone.append(("EYPF003", "the config has no 'providers' (or 'targets'): promptfoo "
-                            "fails with \"You must specify at least 1 provider\"",
-                            ctx.span(first)))
+        _alone(ctx, facts, "EYPF003", "the config has no 'providers' (or 'targets'): promptfoo "
+               "fails with \"You must specify at least 1 provider\"", ctx.span(first))
         return
     key, value = chosen
     facts.provider_names = provider_names(value)
     if isinstance(value, Sequence):
         if not value.items:
-            facts.alone.append(("EYPF003", f"'{key.text}' is empty: promptfoo fails with \"You "
-                                "must specify at least 1 provider\"", ctx.span(value)))
+            _alone(ctx, facts, "EYPF003", f"'{key.text}' is empty: promptfoo fails with \"You "
+                   "must specify at least 1 provider\"", ctx.span(value))
         for item in value.items:
             check_provider(ctx, item, facts)
     elif is_null(value):
-        facts.alone.append(("EYPF003", f"'{key.text}' is empty: promptfoo fails with \"You "
-                            "must specify at least 1 provider\"", ctx.span(key)))
+        _alone(ctx, facts, "EYPF003", f"'{key.text}' is empty: promptfoo fails with \"You "
+               "must specify at least 1 provider\"", ctx.span(key))
     else:
         check_provider(ctx, value, facts)
     if targets is not None and providers is not None and isinstance(providers[1], Sequence):
         for item in providers[1].items:
             check_provider(ctx, item, facts)
+
+
+def _alone(ctx: Context, facts: ConfigFacts, code: str, message: str, span: Span) -> None:
+    """A finding true of this config alone, kept for the cross check (`ConfigFacts.alone`),
+    unless a recovered parse's mask hides it (the providers may be on a blanked line), as
+    `ctx.add` would."""
+    mask = ctx.sink.mask
+    if mask is None or not mask(code, message, span):
+        facts.alone.append((code, message, span))
 
 
 def _prompts(ctx: Context, key: Scalar, node: Node, facts: ConfigFacts) -> None:
@@ -275,11 +283,12 @@ def _prompt_object(ctx: Context, node: Mapping, facts: ConfigFacts) -> None:
         # What a test's `prompts` may name: the label, and the id when it is not the path or
         # text promptfoo reads (`{raw, id}` without a label: not known here).
         names = tuple(n for n in (label, id_text) if n) if label else None
-        _prompt_string(ctx, raw[1], facts, label, names)
+        spans = tuple(ctx.span(found[k][1]) for k in ("label", "id") if k in found)
+        _prompt_string(ctx, raw[1], facts, label, names, spans=spans)
 
 
 def _prompt_string(ctx: Context, node: Node, facts: ConfigFacts, label: str | None,
-                   names: tuple[str, ...] | None) -> None:
+                   names: tuple[str, ...] | None, *, spans: tuple[Span, ...] = ()) -> None:
     text = text_of(node)
     if text is None or not isinstance(node, Scalar):
         ctx.add("EYPF018", "a prompt must be a string: promptfoo fails with \"Invalid input "
@@ -301,7 +310,8 @@ def _prompt_string(ctx: Context, node: Node, facts: ConfigFacts, label: str | No
         facts.refs.append(Ref(role, name, ctx.span(node), function))
         return
     _template_syntax(ctx, node, text)
-    facts.prompts.append(Prompt(text, ctx.span(node), label or _short(text), names))
+    facts.prompts.append(Prompt(text, ctx.span(node), label or _short(text), names,
+                                (ctx.span(node), *spans)))
 
 
 def _template_syntax(ctx: Context, node: Scalar, text: str) -> None:

@@ -14,7 +14,7 @@ from itertools import compress
 from operator import attrgetter
 from pathlib import Path, PurePath
 
-from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.findings import Finding, FindingSink, Related
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
 from evalyaml.core.suggest import rank
@@ -67,11 +67,18 @@ def _prompt_names(facts: ConfigFacts) -> list[tuple[str, ...]] | None:
     """Each prompt's label and id, as a test's `prompts` names them; None unless every prompt
     is inline with both known (a prompt file's label is its path and text, a function's
     its name: not read here)."""
-    if facts.prompts_unknown or facts.prompts_default or facts.recovered or any(
+    if facts.prompts_unknown or facts.prompts_default or \
+            not _intact(facts, {"prompts", "raw", "label", "id"}) or any(
             ref.role in ("prompt", "bare-prompt") for ref in facts.refs):
         return None
     names = [prompt.names for prompt in facts.prompts]
     return None if not names or None in names else names  # type: ignore[return-value]
+
+
+def _intact(facts: ConfigFacts, keys: set[str]) -> bool:
+    """A config read whole, or recovered with none of `keys` (nor an unknown key) blanked."""
+    return not facts.recovered or all(key is not None and key not in keys
+                                      for key in facts.blanked)
 
 
 def _prompt_matches(ref: str, names: tuple[str, ...]) -> bool:
@@ -91,29 +98,33 @@ def _prompt_references(path: Path, facts: ConfigFacts, files: NamedFiles,
     if known is None:
         return
     available = sorted({name for names in known for name in names})
+    where = tuple(Related(None, span, "a prompt's label or id")
+                  for prompt in facts.prompts for span in prompt.name_spans)
     listed = [("defaultTest", refs) for refs in (facts.default_prompt_refs,) if refs] + \
         [(test.label, test.prompt_refs) for test in facts.tests
          if test.prompt_refs and not test.scenario_vars]
     for who, refs in listed:
         for ref, span in refs:
-            _prompt_reference(who, ref, span, known, available=available, sink=sink)
+            _prompt_reference(who, ref, span, known, available=available, sink=sink,
+                              related=where)
     for tests_ref in facts.refs:
         if tests_ref.role == "tests" and not is_glob(tests_ref.name) and \
                 suffix(tests_ref.name) in (".yaml", ".yml"):
             for who, ref in _file_prompt_refs(path, tests_ref, files):
                 _prompt_reference(who, ref, tests_ref.span, known, available=available,
-                                  sink=sink)
+                                  sink=sink, related=where)
 
 
 def _prompt_reference(who: str, ref: str, span: Span, known: list[tuple[str, ...]], *,
-                      available: list[str], sink: FindingSink) -> None:
+                      available: list[str], sink: FindingSink,
+                      related: tuple[Related, ...]) -> None:
     if any(_prompt_matches(ref, names) for names in known):
         return
     ranked = rank(ref, available)
     hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
     sink.add("EYPF023", f"{who} references prompt \"{ref}\" which does not exist (no prompt "
              "has it as its label or id): promptfoo validate and eval refuse the config "
-             f"(available prompts: [{', '.join(available)}]){hint}", span)
+             f"(available prompts: [{', '.join(available)}]){hint}", span, related=related)
 
 
 def _file_prompt_refs(path: Path, ref: Ref, files: NamedFiles) -> list[tuple[str, str]]:
@@ -159,7 +170,7 @@ def _provider_references(facts: ConfigFacts, sink: FindingSink) -> None:
     matches some provider of the config (its label or id), or `promptfoo validate` and `eval`
     refuse the config. Judged only when every provider's id is a registry id written out."""
     known = facts.provider_names
-    if not known or facts.recovered:
+    if not known or not _intact(facts, {"providers", "targets", "label", "id"}):
         return
     names = sorted({n for label, ident in known for n in (label, ident) if n})
     listed = [("defaultTest", refs) for refs in (facts.default_provider_refs,) if refs] + \

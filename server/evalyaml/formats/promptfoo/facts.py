@@ -31,8 +31,10 @@ class Prompt:
     text: str
     span: Span
     label: str
-    # The label and id promptfoo gives it, which a test's `prompts` names (None: not known).
+    # The label and id promptfoo gives it, which a test's `prompts` names (None: not known),
+    # and where they are written (the related places of EYPF023).
     names: tuple[str, ...] | None = None
+    name_spans: tuple[Span, ...] = ()
 
 
 @dataclass(slots=True)
