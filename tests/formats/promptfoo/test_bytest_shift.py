@@ -15,7 +15,9 @@ from evalyaml.syntax.text import Span
 
 def _every_field_set() -> Facts:
     test = Facts(Span.point(2, 4), "test 3", {"question": Span.point(3, 6)}, True,
-                     prompt_filter=True, empty=True,
+                     prompt_filter=True, empty=True, transformed=True,
+                     prompt_refs=(("short", Span.point(4, 6)),),
+                     provider_refs=(("fast", Span.point(4, 8)),),
                      scenario_vars=[None, {"tone": Span.point(5, 8)}])
     defaults = Facts(Span.point(0, 0), "", None, False)
     assert all(getattr(test, f.name) != getattr(defaults, f.name) for f in fields(Facts))

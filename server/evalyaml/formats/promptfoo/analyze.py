@@ -4,6 +4,7 @@ registry in `__init__`, which discovery imports)."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
@@ -28,7 +29,7 @@ from evalyaml.formats.promptfoo.paths import is_glob, suffix
 from evalyaml.formats.promptfoo.table import check_table
 from evalyaml.formats.promptfoo.templates import analyse, split_txt
 from evalyaml.formats.promptfoo.tests import check_test
-from evalyaml.syntax.json import parse_json
+from evalyaml.syntax.json import TRAILING_COMMA, parse_json
 from evalyaml.syntax.jsonl import parse_jsonl, require_objects
 from evalyaml.syntax.parsed import ParsedText
 from evalyaml.syntax.rowchecks import RowState
@@ -95,11 +96,13 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
             is not None:
         findings, facts, cases = by_test
         _record(result, facts, path, kind, options, cases=cases)
-        result.findings = list(dict.fromkeys(findings))
+        result.findings = _as_read(list(dict.fromkeys(findings)), kind, lower)
         return result
     else:
         parsed = parse_json(text, sink) if lower.endswith(".json") else \
             parse_text(text, sink)
+        if len(parsed.documents) > 1:
+            _several_documents(parsed, sink)
         if parsed.usable:
             facts.recovered = not parsed.ok
             facts.blanked = tuple(hole.key for hole in parsed.holes)
@@ -109,8 +112,34 @@ def analyze(text: str, path: str | None, kind: Kind | None, options: Options, *,
             else:
                 check_config(Context(parsed, sink), root, facts)
     _record(result, facts, path, kind, options, cases=cases)
-    result.findings = list(dict.fromkeys(sink.findings))
+    result.findings = _as_read(list(dict.fromkeys(sink.findings)), kind, lower)
     return result
+
+
+def _as_read(findings: list[Finding], kind: Kind, lower: str) -> list[Finding]:
+    """A JSON config without the strict reader's trailing-comma findings: promptfoo's
+    `readConfig` loads `.json` configs with js-yaml (`loadYaml`), whose flow collections take a
+    comma after the last item, so `["echo",]` runs (`promptfoo validate` says it is valid)."""
+    if kind is not CONFIG or not lower.endswith(".json"):
+        return findings
+    return [finding for finding in findings if finding.code != TRAILING_COMMA]
+
+
+_DOCUMENT_START = re.compile(r"^---(?=[ \t\r\n]|$)", re.MULTILINE)
+
+
+def _several_documents(parsed: ParsedText, sink: FindingSink) -> None:
+    """A second YAML document (after `---`): promptfoo's `loadYaml` (js-yaml `loadAll`) refuses
+    the whole file, config or tests file alike, before anything in it is read."""
+    first, second = parsed.documents[0], parsed.documents[1]
+    limit = second.start if second is not None else len(parsed.text)
+    begin = first.end if first is not None else 0
+    markers = [m for m in _DOCUMENT_START.finditer(parsed.text, begin) if m.start() <= limit]
+    span = parsed.lines.span(markers[0].start(), markers[0].end()) if markers else \
+        parsed.lines.span(limit, limit)
+    sink.add("EY101", "a second YAML document starts here: promptfoo reads one document per file "
+             "and refuses it (\"expected a single document in the stream, but found more\"); "
+             "move what follows this '---' to its own file, or delete the '---'", span)
 
 
 def _tests_json(text: str, sink: FindingSink, facts: ConfigFacts, cache: CaseCache | None

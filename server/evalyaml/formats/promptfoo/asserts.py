@@ -60,9 +60,13 @@ def known_type(name: str) -> bool:
 
 def check_asserts(ctx: Context, key: Scalar, node: Node, where: str,
                   on_script: Callable[[Scalar, str], None]) -> int:
-    """The `assert` list of a test; returns how many assertions it holds."""
+    """The `assert` list of a test; returns how many assertions it holds. A `{$ref: ...}`
+    mapping is the list promptfoo dereferences before it validates (`dereferenceConfig`), not
+    its literal shape: counted as one, since what it points to is not read here."""
     if is_null(node):
         return 0
+    if is_ref(node):
+        return 1
     if not isinstance(node, Sequence):
         ctx.add("EYPF006", f"'assert' in {where} is not a list of assertions: "
                 "`validateAssertions` refuses it", ctx.span(key))

@@ -76,12 +76,17 @@ def _moved_test(test: TestFacts, lines: int) -> TestFacts:
         span=test.span.shifted(lines), label=test.label,
         vars=None if found is None else {n: s.shifted(lines) for n, s in found.items()},
         asserted=test.asserted, prompt_filter=test.prompt_filter, empty=test.empty,
+        transformed=test.transformed,
+        prompt_refs=tuple((n, s.shifted(lines)) for n, s in test.prompt_refs),
+        provider_refs=tuple((n, s.shifted(lines)) for n, s in test.provider_refs),
         scenario_vars=[None if v is None else {n: s.shifted(lines) for n, s in v.items()}
                        for v in test.scenario_vars])
 
 
 def _shift_test(test: TestFacts, move: Callable[[Span], Span]) -> TestFacts:
     return replace(test, span=move(test.span),
+                   prompt_refs=tuple((n, move(s)) for n, s in test.prompt_refs),
+                   provider_refs=tuple((n, move(s)) for n, s in test.provider_refs),
                    vars=None if test.vars is None else {n: move(s) for n, s in test.vars.items()},
                    scenario_vars=[None if v is None else {n: move(s) for n, s in v.items()}
                                   for v in test.scenario_vars])
@@ -136,12 +141,16 @@ class TestRules(BlockYamlReading):
         moved = replace(
             facts,
             refs=[replace(r, span=move(r.span)) for r in facts.refs],
-            prompts=[replace(p, span=move(p.span)) for p in facts.prompts],
+            prompts=[replace(p, span=move(p.span), name_spans=tuple(map(move, p.name_spans)))
+                     for p in facts.prompts],
             tests=[_shift_test(t, move) for t in facts.tests],
             default_vars=None if facts.default_vars is None else
             {n: move(s) for n, s in facts.default_vars.items()},
             tables=[replace(r, span=move(r.span)) for r in facts.tables],
-            cases=[(n, move(s), move(ns)) for n, s, ns in facts.cases])
+            default_prompt_refs=tuple((n, move(s)) for n, s in facts.default_prompt_refs),
+            default_provider_refs=tuple((n, move(s)) for n, s in facts.default_provider_refs),
+            cases=[(n, move(s), move(ns)) for n, s, ns in facts.cases],
+            alone=[(c, m, move(s)) for c, m, s in facts.alone])
         return RootFacts(moved, root.tests_key)
 
 

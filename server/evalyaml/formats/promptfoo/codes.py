@@ -81,4 +81,8 @@ CODES: tuple[Code, ...] = (
     Code("EYPF022", "promptfoo-redteam-id", B,
          "A redteam plugin or strategy id outside promptfoo's closed lists: validate refuses "
          "the config.", LOCAL, fixes=UNSAFE_FIX),
+    Code("EYPF023", "promptfoo-unknown-reference", B,
+         "A test's `prompts` or `providers` names no prompt or provider of the config: "
+         "promptfoo refuses the config.",
+         LOCAL),
 )

@@ -9,10 +9,11 @@ from evalyaml.core.context import RuleContext, quoted_like
 from evalyaml.core.findings import FindingSink, Fix, TextEdit
 from evalyaml.core.suggest import best_value, rank
 from evalyaml.syntax.parsed import ParsedText
-from evalyaml.syntax.tree import Mapping, Node, Scalar
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
+# quoted_like: the shared one (core.context), as the rules import it
 __all__ = ["Context", "is_null", "is_number", "is_ref", "pairs", "quoted_like", "suggest_value",
-           "text_of"]  # quoted_like: the shared one (core.context), as the rules import it
+           "text_of", "zod_type"]
 
 
 class Context(RuleContext):
@@ -24,11 +25,14 @@ class Context(RuleContext):
         self.parsed = parsed
         self.external = external  # a tests file, not the config
 
-    def unknown_key(self, key: Scalar, allowed: Iterable[str], where: str) -> None:
+    def unknown_key(self, key: Scalar, allowed: Iterable[str], where: str, *,
+                    effect: str = "promptfoo strips it silently (zod drops unknown keys)"
+                    ) -> None:
+        """`effect`: what promptfoo does with the key, where it is not zod's stripping."""
         ranked = rank(key.text, allowed)
         hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
-        self.add("EYPF001", f"unknown key '{key.text}' in {where}: promptfoo strips it silently "
-                 f"(zod drops unknown keys), so it has no effect{hint}", self.span(key),
+        self.add("EYPF001", f"unknown key '{key.text}' in {where}: {effect}, so it has no "
+                 f"effect{hint}", self.span(key),
                  fixes=tuple(Fix(f"Rename to '{r}'", (TextEdit(self.span(key),
                                                                quoted_like(key, r)),),
                                  preferred=i == 0) for i, r in enumerate(ranked[:3])))
@@ -77,3 +81,17 @@ def is_ref(node: Node | None) -> bool:
 
 def suggest_value(value: str, allowed: Iterable[str]) -> str | None:
     return best_value(value, tuple(allowed))
+
+
+def zod_type(node: Node) -> str:
+    """The type zod names in "expected X, received Y" for a value as js-yaml reads it."""
+    if isinstance(node, Mapping):
+        return "object"
+    if isinstance(node, Sequence):
+        return "array"
+    value = node.value if isinstance(node, Scalar) else None
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    return "number" if isinstance(value, int | float) else "string"

@@ -7,10 +7,17 @@ from __future__ import annotations
 import re
 
 from evalyaml.formats.promptfoo import vocab
-from evalyaml.formats.promptfoo.common import Context, is_null, is_ref, pairs, text_of
+from evalyaml.formats.promptfoo.common import (
+    Context,
+    is_null,
+    is_ref,
+    pairs,
+    text_of,
+    zod_type,
+)
 from evalyaml.formats.promptfoo.facts import ConfigFacts, Prompt, Ref
 from evalyaml.formats.promptfoo.paths import maybe_file_path, split_function, templated
-from evalyaml.formats.promptfoo.providers import check_provider
+from evalyaml.formats.promptfoo.providers import check_provider, provider_names
 from evalyaml.formats.promptfoo.redteam import check_redteam
 from evalyaml.formats.promptfoo.templates import analyse
 from evalyaml.formats.promptfoo.tests import check_test, check_tests
@@ -44,6 +51,10 @@ def check_config(ctx: Context, root: Node | None, facts: ConfigFacts, *,
             ctx.unknown_key(key, vocab.TOP_KEYS, "the config")
     _providers(ctx, root, found, facts)
     check_redteam(ctx, found)
+    _tags(ctx, found.get("tags"))
+    _extensions(ctx, found.get("extensions"))
+    _derived_metrics(ctx, found.get("derivedMetrics"))
+    _evaluate_options(ctx, found.get("evaluateOptions"))
     if "prompts" in found:
         _prompts(ctx, *found["prompts"], facts)
     else:
@@ -58,6 +69,92 @@ def check_config(ctx: Context, root: Node | None, facts: ConfigFacts, *,
     if not tests_elsewhere:
         tests = found.get("tests")
         no_assertion(ctx, ctx.span(tests[0]) if tests is not None else None, facts)
+
+
+def _tags(ctx: Context, pair: tuple[Scalar, Node] | None) -> None:
+    """`tags` is `z.record(z.string(), z.string())`: a value of another type makes
+    `promptfoo validate` (and eval) refuse the config, naming `tags.<key>`."""
+    if pair is None or not isinstance(pair[1], Mapping):
+        return
+    for key, value in pairs(pair[1]):
+        if isinstance(value, Scalar) and isinstance(value.value, str):
+            continue
+        ctx.add("EYPF018", f"tag '{key.text}' must be a string: promptfoo validate refuses the "
+                f"config (\"Invalid input: expected string, received {zod_type(value)}\" at "
+                f"tags.{key.text}); quote it", ctx.span(value))
+
+
+_EXTENSION_FILE = re.compile(r"\.(?:py|js|cjs|mjs|ts|cts|mts)$", re.IGNORECASE)
+
+
+def _extension_problem(text: str) -> str | None:
+    """The first of `TestSuiteSchema`'s refinements of an `extensions` entry that fails (its
+    message), None when all pass: `file://`, three non-blank parts split on `:`, and a Python
+    or JavaScript file in the middle one."""
+    parts = text.split(":")
+    if not text.startswith("file://"):
+        return "Extension must start with file://"
+    if len(parts) != 3 or any(not part.strip() for part in parts):
+        return "Extension must be of the form file://path/to/file.py:function_name"
+    if _EXTENSION_FILE.search(parts[1]) is None:
+        return ("Extension must be a python (.py) or javascript (.js, .ts, .mjs, .cjs, etc.) "
+                "file followed by a colon and function name")
+    return None
+
+
+def _extensions(ctx: Context, pair: tuple[Scalar, Node] | None) -> None:
+    """Each `extensions` entry as `TestSuiteSchema` refines it: a failed one makes promptfoo
+    refuse the suite ("Test suite validation error") before any test runs."""
+    if pair is None or not isinstance(pair[1], Sequence):
+        return
+    for index, item in enumerate(pair[1].items):
+        text = text_of(item)
+        if text is None or not isinstance(item, Scalar) or templated(text):
+            continue
+        problem = _extension_problem(text)
+        if problem is not None:
+            ctx.add("EYPF018", f"extension '{text}' is refused: promptfoo fails with "
+                    f"\"{problem}\" (at extensions[{index}])", ctx.span(item))
+
+
+def _derived_metrics(ctx: Context, pair: tuple[Scalar, Node] | None) -> None:
+    """`derivedMetrics` entries are `{name: string, value: string}` (`DerivedMetricSchema`;
+    `value` may be a function only in a JavaScript config): anything else makes promptfoo
+    validate refuse the config, and other keys are dropped."""
+    if pair is None or not isinstance(pair[1], Sequence):
+        return
+    for index, item in enumerate(pair[1].items):
+        if not isinstance(item, Mapping) or is_ref(item):
+            continue
+        found = {key.text: (key, value) for key, value in pairs(item)}
+        for key in found.values():
+            if key[0].text not in ("name", "value"):
+                ctx.unknown_key(key[0], ("name", "value"), "a derived metric")
+        for name in ("name", "value"):
+            value = found.get(name)
+            if value is not None and isinstance(value[1], Scalar) and \
+                    isinstance(value[1].value, str):
+                continue
+            at = ctx.span(value[1]) if value is not None else \
+                ctx.span(next(iter(found.values()))[0] if found else item)
+            # `value` is a union (a string or a function): zod says only "Invalid input".
+            problem = "Invalid input" if name == "value" else "Invalid input: expected " \
+                f"string, received {zod_type(value[1]) if value is not None else 'undefined'}"
+            ctx.add("EYPF018", f"derivedMetrics[{index}] needs a string '{name}': promptfoo "
+                    f"validate refuses the config (\"{problem}\" at "
+                    f"derivedMetrics[{index}].{name})", at)
+
+
+def _evaluate_options(ctx: Context, pair: tuple[Scalar, Node] | None) -> None:
+    """`evaluateOptions` keys outside `EvaluateOptionsSchema`: nothing reads them (validate
+    does not warn), so a misspelt option silently keeps its default."""
+    if pair is None or not isinstance(pair[1], Mapping):
+        return
+    for key, _ in pairs(pair[1]):
+        if key.text not in vocab.EVALUATE_OPTION_KEYS:
+            ctx.unknown_key(key, vocab.EVALUATE_OPTION_KEYS, "evaluateOptions",
+                            effect="promptfoo passes it to the evaluator, which reads no option "
+                            "of that name (validate does not warn)")
 
 
 def read_prompts(ctx: Context, root: Mapping, facts: ConfigFacts) -> None:
@@ -109,19 +206,20 @@ def _providers(ctx: Context, root: Mapping, found: dict[str, tuple[Scalar, Node]
         return  # the provider list is on the blanked lines
     if chosen is None:
         first = root.pairs[0][0] if root.pairs else root
-        ctx.add("EYPF003", "the config has no 'providers' (or 'targets'): promptfoo fails with "
-                "\"You must specify at least 1 provider\"", ctx.span(first))
+        _alone(ctx, facts, "EYPF003", "the config has no 'providers' (or 'targets'): promptfoo "
+               "fails with \"You must specify at least 1 provider\"", ctx.span(first))
         return
     key, value = chosen
+    facts.provider_names = provider_names(value)
     if isinstance(value, Sequence):
         if not value.items:
-            ctx.add("EYPF003", f"'{key.text}' is empty: promptfoo fails with \"You must specify "
-                    "at least 1 provider\"", ctx.span(value))
+            _alone(ctx, facts, "EYPF003", f"'{key.text}' is empty: promptfoo fails with \"You "
+                   "must specify at least 1 provider\"", ctx.span(value))
         for item in value.items:
             check_provider(ctx, item, facts)
     elif is_null(value):
-        ctx.add("EYPF003", f"'{key.text}' is empty: promptfoo fails with \"You must specify at "
-                "least 1 provider\"", ctx.span(key))
+        _alone(ctx, facts, "EYPF003", f"'{key.text}' is empty: promptfoo fails with \"You "
+               "must specify at least 1 provider\"", ctx.span(key))
     else:
         check_provider(ctx, value, facts)
     if targets is not None and providers is not None and isinstance(providers[1], Sequence):
@@ -129,9 +227,18 @@ def _providers(ctx: Context, root: Mapping, found: dict[str, tuple[Scalar, Node]
             check_provider(ctx, item, facts)
 
 
+def _alone(ctx: Context, facts: ConfigFacts, code: str, message: str, span: Span) -> None:
+    """A finding true of this config alone, kept for the cross check (`ConfigFacts.alone`),
+    unless a recovered parse's mask hides it (the providers may be on a blanked line), as
+    `ctx.add` would."""
+    mask = ctx.sink.mask
+    if mask is None or not mask(code, message, span):
+        facts.alone.append((code, message, span))
+
+
 def _prompts(ctx: Context, key: Scalar, node: Node, facts: ConfigFacts) -> None:
     if isinstance(node, Scalar):
-        _prompt_string(ctx, node, facts, None)
+        _prompt_string(ctx, node, facts, None, (text_of(node) or "",))
     elif isinstance(node, Sequence):
         if not node.items:
             ctx.add("EYPF018", "'prompts' is empty: promptfoo fails with \"Invalid input "
@@ -140,10 +247,11 @@ def _prompts(ctx: Context, key: Scalar, node: Node, facts: ConfigFacts) -> None:
             if isinstance(item, Mapping):
                 _prompt_object(ctx, item, facts)
             else:
-                _prompt_string(ctx, item, facts, None)
+                _prompt_string(ctx, item, facts, None, (text_of(item) or "",))
     elif isinstance(node, Mapping):
         for name, label in pairs(node):
-            _prompt_string(ctx, name, facts, text_of(label))
+            text = text_of(label)
+            _prompt_string(ctx, name, facts, text, (text,) if text else None)
     else:
         ctx.add("EYPF018", "'prompts' must be a string, a list or a map of prompts: promptfoo "
                 "fails with \"Invalid input prompt\"", ctx.span(key))
@@ -172,10 +280,15 @@ def _prompt_object(ctx: Context, node: Mapping, facts: ConfigFacts) -> None:
                 "once loaded)", first)
         return
     if raw is not None:
-        _prompt_string(ctx, raw[1], facts, label)
+        # What a test's `prompts` may name: the label, and the id when it is not the path or
+        # text promptfoo reads (`{raw, id}` without a label: not known here).
+        names = tuple(n for n in (label, id_text) if n) if label else None
+        spans = tuple(ctx.span(found[k][1]) for k in ("label", "id") if k in found)
+        _prompt_string(ctx, raw[1], facts, label, names, spans=spans)
 
 
-def _prompt_string(ctx: Context, node: Node, facts: ConfigFacts, label: str | None) -> None:
+def _prompt_string(ctx: Context, node: Node, facts: ConfigFacts, label: str | None,
+                   names: tuple[str, ...] | None, *, spans: tuple[Span, ...] = ()) -> None:
     text = text_of(node)
     if text is None or not isinstance(node, Scalar):
         ctx.add("EYPF018", "a prompt must be a string: promptfoo fails with \"Invalid input "
@@ -197,7 +310,8 @@ def _prompt_string(ctx: Context, node: Node, facts: ConfigFacts, label: str | No
         facts.refs.append(Ref(role, name, ctx.span(node), function))
         return
     _template_syntax(ctx, node, text)
-    facts.prompts.append(Prompt(text, ctx.span(node), label or _short(text)))
+    facts.prompts.append(Prompt(text, ctx.span(node), label or _short(text), names,
+                                (ctx.span(node), *spans)))
 
 
 def _template_syntax(ctx: Context, node: Scalar, text: str) -> None:
@@ -309,7 +423,8 @@ def _scenario(ctx: Context, node: Mapping, index: int, facts: ConfigFacts) -> No
     if config is not None and isinstance(config[1], Sequence):
         for i, entry in enumerate(config[1].items):
             part = check_test(ctx, entry, facts, i, partial=True)
-            configs.append(None if part is None or part.vars is None else dict(part.vars))
+            configs.append(None if part is None or part.vars is None or part.transformed
+                           else dict(part.vars))
             config_asserted = config_asserted or (part is not None and part.asserted)
     tests = found.get("tests")
     if tests is None:

@@ -12,12 +12,14 @@ import re
 from collections.abc import Iterable
 from itertools import compress
 from operator import attrgetter
-from pathlib import Path
+from pathlib import Path, PurePath
 
-from evalyaml.core.findings import Finding, FindingSink
+from evalyaml.core.findings import Finding, FindingSink, Related
 from evalyaml.core.model import FileAnalysis
 from evalyaml.core.options import Options
+from evalyaml.core.suggest import rank
 from evalyaml.formats.base import NamedFiles
+from evalyaml.formats.promptfoo import scripts
 from evalyaml.formats.promptfoo.common import pairs
 from evalyaml.formats.promptfoo.facts import ConfigFacts, Ref, TestFacts
 from evalyaml.formats.promptfoo.kinds import CONFIG
@@ -25,7 +27,7 @@ from evalyaml.formats.promptfoo.paths import is_glob, suffix
 from evalyaml.formats.promptfoo.table import columns
 from evalyaml.formats.promptfoo.templates import analyse, required, split_txt
 from evalyaml.syntax.text import Span
-from evalyaml.syntax.tree import Mapping, Sequence
+from evalyaml.syntax.tree import Mapping, Scalar, Sequence
 from evalyaml.syntax.yaml.parse import parse_text
 
 FACTS = "promptfoo.facts"
@@ -50,9 +52,156 @@ def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
     for ref in facts.refs:
         if analysis.kind is CONFIG or ref.from_holder:
             _exists(ref, path.parent, files, sink)
-    if analysis.kind is CONFIG and (not facts.recovered or _vars_intact(facts)):
+    if analysis.kind is not CONFIG or _merged(path, files):
+        return sink.findings
+    for code, message, span in facts.alone:
+        sink.add(code, message, span)
+    _prompt_references(path, facts, files, sink)
+    _provider_references(facts, sink)
+    if not facts.recovered or _vars_intact(facts):
         _variables(path, facts, files, sink)
     return sink.findings
+
+
+def _prompt_names(facts: ConfigFacts) -> list[tuple[str, ...]] | None:
+    """Each prompt's label and id, as a test's `prompts` names them; None unless every prompt
+    is inline with both known (a prompt file's label is its path and text, a function's
+    its name: not read here)."""
+    if facts.prompts_unknown or facts.prompts_default or \
+            not _intact(facts, {"prompts", "raw", "label", "id"}) or any(
+            ref.role in ("prompt", "bare-prompt") for ref in facts.refs):
+        return None
+    names = [prompt.names for prompt in facts.prompts]
+    return None if not names or None in names else names  # type: ignore[return-value]
+
+
+def _intact(facts: ConfigFacts, keys: set[str]) -> bool:
+    """A config read whole, or recovered with none of `keys` (nor an unknown key) blanked."""
+    return not facts.recovered or all(key is not None and key not in keys
+                                      for key in facts.blanked)
+
+
+def _prompt_matches(ref: str, names: tuple[str, ...]) -> bool:
+    """promptfoo's `doesPromptRefMatch`: the label or id itself, a prefix before a final `*`,
+    or the label or id followed by `:`."""
+    return any(name == ref or (ref.endswith("*") and name.startswith(ref[:-1]))
+               or name.startswith(f"{ref}:") for name in names)
+
+
+def _prompt_references(path: Path, facts: ConfigFacts, files: NamedFiles,
+                       sink: FindingSink) -> None:
+    """`validateTestPromptReferences`: every name in a test's (or defaultTest's) `prompts`
+    matches some prompt, or `promptfoo validate` and `eval` refuse the config; the tests of a
+    YAML tests file the config names too (reported on the name). Tests of scenarios are not
+    checked by promptfoo (only the suite's tests)."""
+    known = _prompt_names(facts)
+    if known is None:
+        return
+    available = sorted({name for names in known for name in names})
+    where = tuple(Related(None, span, "a prompt's label or id")
+                  for prompt in facts.prompts for span in prompt.name_spans)
+    listed = [("defaultTest", refs) for refs in (facts.default_prompt_refs,) if refs] + \
+        [(test.label, test.prompt_refs) for test in facts.tests
+         if test.prompt_refs and not test.scenario_vars]
+    for who, refs in listed:
+        for ref, span in refs:
+            _prompt_reference(who, ref, span, known, available=available, sink=sink,
+                              related=where)
+    for tests_ref in facts.refs:
+        if tests_ref.role == "tests" and not is_glob(tests_ref.name) and \
+                suffix(tests_ref.name) in (".yaml", ".yml"):
+            for who, ref in _file_prompt_refs(path, tests_ref, files):
+                _prompt_reference(who, ref, tests_ref.span, known, available=available,
+                                  sink=sink, related=where)
+
+
+def _prompt_reference(who: str, ref: str, span: Span, known: list[tuple[str, ...]], *,
+                      available: list[str], sink: FindingSink,
+                      related: tuple[Related, ...]) -> None:
+    if any(_prompt_matches(ref, names) for names in known):
+        return
+    ranked = rank(ref, available)
+    hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
+    sink.add("EYPF023", f"{who} references prompt \"{ref}\" which does not exist (no prompt "
+             "has it as its label or id): promptfoo validate and eval refuse the config "
+             f"(available prompts: [{', '.join(available)}]){hint}", span, related=related)
+
+
+def _file_prompt_refs(path: Path, ref: Ref, files: NamedFiles) -> list[tuple[str, str]]:
+    """(who, name) for each string in the `prompts` of a YAML tests file's tests; who names
+    the test by its place in the file, as EYPF011 does for such a file."""
+    target = files.resolve(path.parent, ref.name)
+    text = files.read_text(target) if target is not None else None
+    if text is None or "prompts" not in text:
+        return []
+    parsed = parse_text(text, FindingSink(strict=False))
+    root = parsed.documents[0] if parsed.ok and len(parsed.documents) == 1 else None
+    if not isinstance(root, Sequence):
+        return []
+    out: list[tuple[str, str]] = []
+    for index, item in enumerate(root.items):
+        names = item.get("prompts") if isinstance(item, Mapping) else None
+        if not isinstance(names, Sequence):
+            continue
+        line = parsed.lines.position(item.start).line + 1
+        out.extend((f"test {index + 1} of '{ref.name}' (line {line})", name.value)
+                   for name in names.items
+                   if isinstance(name, Scalar) and isinstance(name.value, str))
+    return out
+
+
+def _provider_may_match(ref: str, label: str | None, ident: str) -> bool:
+    """promptfoo's `doesProviderRefMatch` against a provider's label, and, for its id, any ref
+    its id at run time might answer: a provider class may rewrite the id it was written with
+    (`openai:chat:x` runs as `openai:x`), but keeps its head (`openai`), so a ref with the
+    same head, or a `*` prefix that could reach it, is never reported."""
+    if label is not None and (label == ref or label.startswith(f"{ref}:") or (
+            ref.endswith("*") and label.startswith(ref[:-1]))):
+        return True
+    head = ident.split(":", 1)[0]
+    if ref.endswith("*"):
+        prefix = ref[:-1]
+        return ident.startswith(prefix) or prefix[:len(head)] == head[:len(prefix)]
+    return ref.split(":", 1)[0] == head
+
+
+def _provider_references(facts: ConfigFacts, sink: FindingSink) -> None:
+    """`validateTestProviderReferences`: every name in a test's (or defaultTest's) `providers`
+    matches some provider of the config (its label or id), or `promptfoo validate` and `eval`
+    refuse the config. Judged only when every provider's id is a registry id written out."""
+    known = facts.provider_names
+    if not known or not _intact(facts, {"providers", "targets", "label", "id"}):
+        return
+    names = sorted({n for label, ident in known for n in (label, ident) if n})
+    listed = [("defaultTest", refs) for refs in (facts.default_provider_refs,) if refs] + \
+        [(test.label, test.provider_refs) for test in facts.tests if test.provider_refs]
+    for who, refs in listed:
+        for ref, span in refs:
+            if any(_provider_may_match(ref, label, ident) for label, ident in known):
+                continue
+            ranked = rank(ref, names)
+            hint = f"; did you mean '{ranked[0]}'?" if ranked else ""
+            sink.add("EYPF023", f"{who} references provider \"{ref}\" which does not exist (no "
+                     "provider has it as its label or id): promptfoo validate and eval refuse "
+                     f"the config (the config's providers: {', '.join(names)}){hint}", span)
+
+
+def _merged(path: Path, files: NamedFiles) -> bool:
+    """Whether a `package.json` in the config's folder or above (inside the roots) runs it
+    together with another config (`promptfoo eval -c base.yaml -c suite.yaml`): promptfoo
+    merges them (`combineConfigs`), so a part's providers, prompts, defaultTest and variables
+    are the whole's, and what needs the whole (EYPF003, EYPF011, EYPF012) is not judged."""
+    packages: list[tuple[PurePath, str]] = []
+    folder: Path | None = path.parent
+    while folder is not None:
+        package = files.resolve(folder, scripts.PACKAGE)
+        if package is None:
+            break
+        text = files.read_text(package)
+        if text is not None and "promptfoo" in text:
+            packages.append((folder, text))
+        folder = folder.parent if folder.parent != folder else None
+    return bool(packages) and scripts.merged_with_others(PurePath(path), packages)
 
 
 _HOLDS_VARIABLES = frozenset({"prompts", "prompt", "vars", "defaultTest", "tests", "scenarios",
@@ -190,6 +339,10 @@ def _variables(path: Path, facts: ConfigFacts, files: NamedFiles, sink: FindingS
     prompts, used = known
     if facts.recovered and any(key in p.names for key in facts.blanked for p in prompts):
         return  # the blanks removed a variable some prompt reads
+    if facts.default_transformed:
+        # `defaultTest.options.transformVars` runs for every test (its options merged under
+        # the test's) and may add any variable: none is missing, and its script reads them.
+        return
     default = set(facts.default_vars)
     # EYPF012 (a variable no prompt reads) is said only when every prompt is known and no
     # script or provider may read variables; a name some prompt reads or promptfoo fills in
@@ -214,7 +367,7 @@ def _variables(path: Path, facts: ConfigFacts, files: NamedFiles, sink: FindingS
             continue
         if memo[names] or test.scenario_vars:
             _test_vars(test, names, prompts, default, sink=sink, memo=memo)
-        if names in unread_sets:
+        if names in unread_sets and not test.transformed:  # its script may read them
             unread.append(test.vars)
     for ref in facts.refs:
         if ref.role == "tests" and not is_glob(ref.name):
@@ -258,8 +411,8 @@ def _test_vars(test: TestFacts, written: frozenset[str], prompts: list[_PromptVa
     """`written`: `test.names`. `memo`: what is missing for each set of names a
     test writes (a 10,000-test config has few distinct ones), so an edit's cross check is not
     10,000 times every prompt's names."""
-    if test.prompt_filter or test.empty:
-        return
+    if test.prompt_filter or test.empty or test.transformed:
+        return  # a script's `transformVars` may add any variable
     combos: list[frozenset[str]] = [written]
     if test.scenario_vars:
         if any(v is None for v in test.scenario_vars):
@@ -301,8 +454,9 @@ def _file_vars(path: Path, ref: Ref, prompts: list[_PromptVars], default: set[st
     for index, item in enumerate(root.items):
         if not isinstance(item, Mapping):
             continue
-        vars_node = item.get("vars")
-        if vars_node is not None and not isinstance(vars_node, Mapping):
+        vars_node, options = item.get("vars"), item.get("options")
+        if (vars_node is not None and not isinstance(vars_node, Mapping)) or \
+                (isinstance(options, Mapping) and options.get("transformVars") is not None):
             continue
         supplied = {k.text for k, _ in pairs(vars_node)} if isinstance(vars_node, Mapping) \
             else set()

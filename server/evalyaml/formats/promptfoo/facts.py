@@ -31,6 +31,10 @@ class Prompt:
     text: str
     span: Span
     label: str
+    # The label and id promptfoo gives it, which a test's `prompts` names (None: not known),
+    # and where they are written (the related places of EYPF023).
+    names: tuple[str, ...] | None = None
+    name_spans: tuple[Span, ...] = ()
 
 
 @dataclass(slots=True)
@@ -41,6 +45,9 @@ class TestFacts:
     asserted: bool
     prompt_filter: bool = False
     empty: bool = False  # refused as a test (EYPF016)
+    transformed: bool = False  # `options.transformVars`: may add any variable (EYPF011 quiet)
+    prompt_refs: tuple[tuple[str, Span], ...] = ()  # its `prompts` list's strings
+    provider_refs: tuple[tuple[str, Span], ...] = ()  # its `providers` list's strings
     scenario_vars: list[dict[str, Span] | None] = field(default_factory=list)
     # The names of `vars`, made once a test: the cross check compares every test's names with
     # the prompts' at each keystroke, and a frozenset keeps its hash. `vars` is never changed
@@ -61,6 +68,12 @@ class ConfigFacts:
     default_vars: dict[str, Span] | None = field(default_factory=dict)
     default_asserted: bool = False
     default_unknown: bool = False  # defaultTest from a file
+    default_transformed: bool = False  # `defaultTest.options.transformVars`: every test's
+    default_prompt_refs: tuple[tuple[str, Span], ...] = ()  # `defaultTest.prompts`
+    default_provider_refs: tuple[tuple[str, Span], ...] = ()  # `defaultTest.providers`
+    # The config's providers as (label, id) written, which a test's `providers` names; None
+    # when one is not known here (a script or file provider, a template, a `$ref`).
+    provider_names: list[tuple[str | None, str]] | None = None
     tables: list[Ref] = field(default_factory=list)  # CSV / YAML tests files: vars checked
     # Each test's name (its description, or "test N"), whole span and name span: symbols.
     cases: list[tuple[str, Span, Span]] = field(default_factory=list)
@@ -69,6 +82,10 @@ class ConfigFacts:
     # key is known (`Hole.key`, None when not) and none of them holds variables or prompts.
     recovered: bool = False
     blanked: tuple[str | None, ...] = ()
+    # Findings true of this config alone (code, message, span): promptfoo merges the configs one
+    # command names together (`-c base.yaml -c suite.yaml`, `combineConfigs`), so the cross check
+    # reports them only when no `package.json` script names this config beside another.
+    alone: list[tuple[str, str, Span]] = field(default_factory=list)
     # Where the inline `tests:` list's refs and tests sit among `refs` and `tests` (after
     # providers, prompts and defaultTest; before scenarios): `bytest` places each test's there.
     tests_at: tuple[int, int] = (0, 0)

@@ -6,6 +6,8 @@ a near miss of a known one (`opeanai:`), never merely for being absent from the 
 
 from __future__ import annotations
 
+import re
+
 from evalyaml.core.findings import Fix, TextEdit
 from evalyaml.core.suggest import edit_distance
 from evalyaml.formats.promptfoo import vocab
@@ -19,11 +21,14 @@ from evalyaml.formats.promptfoo.common import (
 )
 from evalyaml.formats.promptfoo.facts import ConfigFacts, Ref
 from evalyaml.formats.promptfoo.paths import split_function, templated
-from evalyaml.syntax.tree import Mapping, Node, Scalar
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 HEADS: frozenset[str] = frozenset(p.split(":", 1)[0] for p in vocab.PROVIDER_PREFIXES
                                   if ":" in p) | frozenset(vocab.PROVIDER_IDS) | {"file"}
 _ANTHROPIC_TYPES = ("messages", "completion", "claude-agent-sdk", "claude-code")
+# `anthropic:<model>` shorthand: promptfoo's `looksLikeClaudeModelId` (`/^claude-[a-z0-9]/i`),
+# which every id of its model list also matches; any case, but a character after the dash.
+_CLAUDE_ID = re.compile(r"claude-[a-z0-9]", re.IGNORECASE)
 _OPTION_KEYS = frozenset(vocab.PROVIDER_OPTION_KEYS)
 
 
@@ -68,7 +73,7 @@ def check_id(ctx: Context, node: Scalar, facts: ConfigFacts) -> None:
     head, sep, rest = text.partition(":")
     if head == "anthropic" and sep:
         kind = rest.split(":", 1)[0]
-        if kind not in _ANTHROPIC_TYPES and not kind.startswith("claude"):
+        if kind not in _ANTHROPIC_TYPES and _CLAUDE_ID.match(kind) is None:
             ctx.add("EYPF019", f"'{text}': promptfoo fails with \"Unknown Anthropic model type or "
                     f"model name: {kind}\" (write anthropic:messages:<model>)", ctx.span(node))
         return
@@ -86,3 +91,29 @@ def check_id(ctx: Context, node: Scalar, facts: ConfigFacts) -> None:
             fixes=(Fix(f"Replace with '{fixed}'", (TextEdit(ctx.span(node),
                                                             quoted_like(node, fixed)),),
                        preferred=True),))
+
+
+_SCRIPTED = ("file://", "python:", "exec:", "golang:", "ruby:", "http:", "https:", "ws:", "wss:")
+
+
+def provider_names(node: Node) -> list[tuple[str | None, str]] | None:
+    """The config's providers as (label, id) written, for a test's `providers` to name; None
+    when one's id at run time is not known here: a script, file or URL provider (its class
+    or file names it), a template, a `$ref`, anything not a string id."""
+    items = node.items if isinstance(node, Sequence) else [node]
+    out: list[tuple[str | None, str]] = []
+    for item in items:
+        label: Node | None = None
+        if isinstance(item, Mapping) and item.get("id") is not None:
+            ident, label = item.get("id"), item.get("label")
+        elif isinstance(item, Mapping) and len(item.pairs) == 1 and not is_ref(item):
+            ident, options = item.pairs[0]
+            label = options.get("label") if isinstance(options, Mapping) else None
+        else:
+            ident = item
+        text, shown = text_of(ident), text_of(label) if label is not None else None
+        if not text or templated(text) or text.startswith(_SCRIPTED) or \
+                (label is not None and not shown):
+            return None
+        out.append((shown, text))
+    return out

@@ -71,13 +71,23 @@ def analyze(text: str, path: str | None) -> FileAnalysis:
 def config_words(script: str) -> list[tuple[int, int, str]]:
     """Each config path a shell script line passes to promptfoo's `-c`/`--config`: (start,
     end, path) with offsets into `script`."""
-    out: list[tuple[int, int, str]] = []
+    return [word for group in config_groups(script) for word in group]
+
+
+def config_groups(script: str) -> list[list[tuple[int, int, str]]]:
+    """`config_words` command by command: the configs one promptfoo command names together,
+    which it merges into one (`combineConfigs`)."""
+    groups: list[list[tuple[int, int, str]]] = [[]]
+    out = groups[0]
     running = False  # inside a command whose program is promptfoo
     taking = False  # after -c/--config, before the next option
     for at, _, written in _words(script):
         start, word = at, written
         if word in _SEPARATORS:
             running = taking = False
+            if out:
+                out = []
+                groups.append(out)
             continue
         if not running:
             if word in ("cd", "pushd"):
@@ -96,7 +106,28 @@ def config_words(script: str) -> list[tuple[int, int, str]]:
             continue
         if word.lower().endswith(_CONFIG_SUFFIXES) and not _UNKNOWABLE.search(word):
             out.append((start, start + len(word), word))
-    return out
+    return [group for group in groups if group]
+
+
+def merged_with_others(config: PurePath, packages: list[tuple[PurePath, str]]) -> bool:
+    """Whether a script of one of `packages` (each `package.json`'s folder and text) runs
+    promptfoo with `config` beside another config in the same command: promptfoo then checks
+    only the merged whole (`combineConfigs`), so what one part lacks another may give."""
+    from evalyaml.syntax.json import parse_json  # with the first package.json, not at discovery
+
+    for folder, text in packages:
+        root = parse_json(text, FindingSink(strict=False)).documents
+        scripts = root[0].get("scripts") if root and isinstance(root[0], Mapping) else None
+        if not isinstance(scripts, Mapping):
+            continue
+        for _, value in scripts.pairs:
+            if not isinstance(value, Scalar) or not isinstance(value.value, str):
+                continue
+            for group in config_groups(value.text):
+                named = {PurePath(os.path.normpath(folder / word)) for _, _, word in group}
+                if len(named) > 1 and config in named:
+                    return True
+    return False
 
 
 def _words(script: str) -> list[tuple[int, int, str]]:

@@ -5,7 +5,8 @@ promptfoo wraps in `{% raw %}`).
 
 Like promptfoo's `extractVariablesFromTemplate`, a variable is the head of a `{{ }}` expression
 or of an `{% if %}`/`{% for %}` source, comments dropped and loop variables removed. Names read
-only under `{% if %}` may be undefined on purpose: they are marked `guarded`.
+only under `{% if %}`, as an inline if's condition or through a first `default` filter may be
+undefined on purpose: they are marked `guarded`.
 """
 
 from __future__ import annotations
@@ -149,10 +150,15 @@ def analyse(text: str) -> tuple[list[Use], list[Problem]]:
 def _expression(body: str, offset: int, guarded: bool, bound: set[str],
                 uses: list[Use]) -> None:
     """The head of an expression and of each operand: names not after a `.`, a `|` filter or
-    inside a string literal."""
+    inside a string literal. A name is guarded (may be undefined on purpose) in the condition
+    of an inline if (`{{ "a" if formal else "b" }}`: nunjucks renders `else` when it is
+    undefined) and when its operand's first filter is `default` or `d` (`{{ tone |
+    default("neutral") }}`: undefined becomes the default; a filter before it, such as
+    `upper`, turns undefined into "" first, which `default` keeps)."""
     i = 0
     n = len(body)
     after_filter = False
+    condition = False  # between an inline `if` and its `else`
     while i < n:
         char = body[i]
         if char in "\"'":
@@ -170,13 +176,48 @@ def _expression(body: str, offset: int, guarded: bool, bound: set[str],
         name = match.group()
         previous = body[:i].rstrip()
         after_dot = previous.endswith(".")
+        if name in ("if", "else") and not after_dot:
+            condition = name == "if"
         keyword_arg = body[match.end():].lstrip().startswith("=") and \
             not body[match.end():].lstrip().startswith("==")
         if not (after_dot or after_filter or name in _KEYWORDS or name in bound or keyword_arg
                 or name[0].isdigit()):
-            uses.append(Use(name, offset + i, offset + match.end(), guarded))
+            uses.append(Use(name, offset + i, offset + match.end(), guarded or condition
+                            or _defaulted(body, match.end())))
         after_filter = False
         i = match.end()
+
+
+_POSTFIX = re.compile(r"\s*\.\s*[A-Za-z_$][A-Za-z0-9_$]*")
+_DEFAULT_FILTER = re.compile(r"\s*\|\s*(?:default|d)(?![A-Za-z0-9_$])")
+_CLOSERS = {"[": "]", "(": ")"}
+
+
+def _defaulted(body: str, at: int) -> bool:
+    """Whether the operand whose head name ends at `at` (with its `.x`, `[k]` and `(args)`,
+    which nunjucks reads as undefined when the head is) goes first through `default`/`d`."""
+    while True:
+        dot = _POSTFIX.match(body, at)
+        if dot is not None:
+            at = dot.end()
+            continue
+        stripped = len(body) - len(body[at:].lstrip())
+        opener = body[stripped:stripped + 1]
+        if opener not in _CLOSERS:
+            break
+        depth, j = 0, stripped
+        while j < len(body):
+            if body[j] == opener:
+                depth += 1
+            elif body[j] == _CLOSERS[opener]:
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        at = j + 1
+        if j >= len(body):
+            return False
+    return _DEFAULT_FILTER.match(body, at) is not None
 
 
 def required(uses: list[Use]) -> dict[str, Use]:

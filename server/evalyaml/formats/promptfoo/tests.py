@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import math
+
 from evalyaml.formats.promptfoo import vocab
 from evalyaml.formats.promptfoo.asserts import check_asserts
 from evalyaml.formats.promptfoo.common import (
@@ -15,7 +17,7 @@ from evalyaml.formats.promptfoo.common import (
     text_of,
 )
 from evalyaml.formats.promptfoo.facts import ConfigFacts, Ref, TestFacts
-from evalyaml.formats.promptfoo.paths import split_function, templated
+from evalyaml.formats.promptfoo.paths import is_glob, split_function, templated
 from evalyaml.formats.promptfoo.providers import check_provider
 from evalyaml.syntax.text import Span
 from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
@@ -79,10 +81,12 @@ def check_test(ctx: Context, node: Node, facts: ConfigFacts, index: int, *,
     if provider is not None:
         check_provider(ctx, provider[1], facts)
     options = found.get("options")
-    disabled = False
+    disabled = transformed = False
     if options is not None and isinstance(options[1], Mapping):
         flag = options[1].get("disableDefaultAsserts")
         disabled = isinstance(flag, Scalar) and flag.value is True
+        transformed = not is_null(options[1].get("transformVars"))
+        _repeat(ctx, options[1].get("repeat"), "defaultTest" if default else label, where)
     if not disabled:
         asserted = asserted or facts.default_asserted or facts.default_unknown
     scoring = found.get("assertScoringFunction")
@@ -91,24 +95,60 @@ def check_test(ctx: Context, node: Node, facts: ConfigFacts, index: int, *,
     if default:
         facts.default_vars = test_vars
         facts.default_asserted = assert_pair is not None and asserted
+        facts.default_transformed = transformed
+        facts.default_prompt_refs = _prompt_refs(ctx, found.get("prompts"))
+        facts.default_provider_refs = _prompt_refs(ctx, found.get("providers"))
         return None
     span = ctx.span(first)
     result = TestFacts(span, label, test_vars, asserted, prompt_filter="prompts" in found,
-                       empty=empty)
+                       empty=empty, transformed=transformed,
+                       prompt_refs=_prompt_refs(ctx, found.get("prompts")),
+                       provider_refs=_prompt_refs(ctx, found.get("providers")))
     if collect and not partial:
         facts.tests.append(result)
     return result
 
 
+def _repeat(ctx: Context, node: Node | None, who: str, where: str) -> None:
+    """`options.repeat` is `z.number().int().positive()`: anything else makes `promptfoo
+    validate` (and eval) refuse the config. zod names the field only for a number below 1
+    alone; otherwise the test's union fails as a whole ("Invalid input" at tests)."""
+    if node is None or is_null(node):
+        return
+    value = node.value if isinstance(node, Scalar) else None
+    if isinstance(value, int | float) and not isinstance(value, bool) and (
+            not math.isfinite(value) or (float(value).is_integer() and value > 0)):
+        return  # `.inf`, `.nan`: zod's verdict on those is not pinned here
+    union = where.split("[", 1)[0]
+    ctx.add("EYPF018", f"'options.repeat' of {who} must be a whole number above 0: promptfoo "
+            f"validate refuses the config (\"Too small: expected number to be >0\" at "
+            f"{where}.options.repeat, or \"Invalid input\" at {union})", ctx.span(node))
+
+
+def _prompt_refs(ctx: Context, pair: tuple[Scalar, Node] | None
+                 ) -> tuple[tuple[str, Span], ...]:
+    """The strings of a test's `prompts` (or `providers`) list, which
+    `validateTestPromptReferences` (`validateTestProviderReferences`) matches against the
+    config's prompts (providers); anything else there is the schema's to refuse."""
+    if pair is None or not isinstance(pair[1], Sequence):
+        return ()
+    return tuple((text, ctx.span(item)) for item in pair[1].items
+                 if isinstance(item, Scalar) and isinstance(text := item.value, str))
+
+
 def _vars(ctx: Context, key: Scalar, node: Node, facts: ConfigFacts) -> dict[str, Span] | None:
+    """The variables a test gives, None when they are not known here: a file's, or a
+    `{$ref: ...}` mapping's, which promptfoo replaces by its target before it reads a name."""
+    if is_ref(node):
+        return None
     if isinstance(node, Scalar) and text_of(node) is not None:
         if not ctx.external:
-            ctx.add("EYPF018", "'vars' as a file path is refused by promptfoo validate in a "
-                    "config (\"Invalid input → at tests\"); list the file, or move the test "
-                    "to a tests file", ctx.span(node))
+            _vars_files_inline(ctx, node, "a file path")
         _add_ref(ctx, "vars", node, facts, holder=True)
         return None
     if isinstance(node, Sequence):
+        if not ctx.external:
+            _vars_files_inline(ctx, node, "a list of files")
         for item in node.items:
             if isinstance(item, Scalar) and text_of(item):
                 _add_ref(ctx, "vars", item, facts, holder=True)
@@ -134,6 +174,15 @@ def _vars(ctx: Context, key: Scalar, node: Node, facts: ConfigFacts) -> dict[str
             if text is not None and text.startswith("file://") and isinstance(value, Scalar):
                 _add_ref(ctx, "var-value", value, facts)
     return out
+
+
+def _vars_files_inline(ctx: Context, node: Node, what: str) -> None:
+    """`vars` naming files in a config's own test: `VarsSchema` takes only a mapping there
+    (`readTest` reads a path or a list of them only in a tests file's tests)."""
+    ctx.add("EYPF018", f"'vars' as {what} is refused by promptfoo validate in a config "
+            "(\"Invalid input → at tests\"); write the variables inline, or move the test to a "
+            "tests file, whose tests may name vars files (as paths without file://, which "
+            "promptfoo resolves as a glob)", ctx.span(node))
 
 
 def _test_like(name: str, value: Node) -> bool:
@@ -171,7 +220,7 @@ def check_tests(ctx: Context, key: Scalar | None, node: Node, facts: ConfigFacts
     """The `tests` value (§7.7.1)."""
     if isinstance(node, Scalar):
         text = text_of(node)
-        if text:
+        if text and not _unglobbed(ctx, node, text):
             _add_ref(ctx, "tests", node, facts)
         return
     if isinstance(node, Mapping) and node.get("path") is not None:
@@ -183,6 +232,21 @@ def check_tests(ctx: Context, key: Scalar | None, node: Node, facts: ConfigFacts
         return
     for index, item in enumerate(node.items):
         check_tests_item(ctx, item, facts, index)
+
+
+def _unglobbed(ctx: Context, node: Scalar, text: str) -> bool:
+    """A `tests:` string with a glob that does not end in yaml/yml: `readTests` globs such a
+    string only for YAML, and hands any other to `readStandaloneTestsFile`, which opens the
+    pattern as one file name (ENOENT); as a list item it is globbed (`loadTestsFromGlob`)."""
+    raw = text[7:] if text.startswith("file://") else text
+    if templated(raw) or not is_glob(raw) or text.endswith(("yaml", "yml")) or \
+            text.startswith("az://"):
+        return False
+    ctx.add("EYPF009", f"tests file not found: '{raw}' is opened as one file name, not "
+            "expanded: promptfoo globs a 'tests' string only when it ends in .yaml or .yml, and "
+            f"fails with \"ENOENT: no such file or directory, open '.../{raw}'\"; write it as a "
+            f"list item (tests: [{text}]) to glob it", ctx.span(node))
+    return True
 
 
 def check_tests_item(ctx: Context, item: Node, facts: ConfigFacts, index: int) -> None:

@@ -20,6 +20,13 @@ TEST_KEYS: tuple[str, ...] = (
     "assertScoringFunction", "options", "threshold", "metadata",
 )
 
+# `EvaluateOptionsSchema` (`src/types/index.ts`): what `evaluateOptions` may set.
+EVALUATE_OPTION_KEYS: tuple[str, ...] = (
+    "cache", "delay", "generateSuggestions", "suggestionsCount", "interactiveProviders",
+    "maxConcurrency", "progressCallback", "repeat", "showProgressBar", "timeoutMs",
+    "maxEvalTimeMs", "isRedteam", "silent", "filterRange",
+)
+
 TEST_OPTION_KEYS: tuple[str, ...] = (
     "prefix", "suffix", "postprocess", "transform", "transformVars", "storeOutputAs",
     "rubricPrompt", "provider", "factuality", "disableVarExpansion", "disableConversationVar",
