@@ -48,9 +48,13 @@ class RecordingFiles:
         # holds its files, and a link inside a root that points outside it leads nowhere.
         self._roots = [os.path.realpath(r) for r in dict.fromkeys(roots)]
         self.read: set[Path] = set()
+        self._verdicts: dict[Path, bool] = {}  # one check's answers: resolve, then read
 
     def _allowed(self, path: Path) -> bool:
-        return _inside(os.path.realpath(path), self._roots)
+        verdict = self._verdicts.get(path)
+        if verdict is None:
+            verdict = self._verdicts[path] = _inside(os.path.realpath(path), self._roots)
+        return verdict
 
     def resolve(self, base: Path, name: str) -> Path | None:
         if not name or "\0" in name:

@@ -83,9 +83,14 @@ class Roots:
         """The innermost root holding `path`; for a file outside every root (an editor may open
         one), a root made from the configuration found above the file."""
         key = normalize(path)
+        text = os.path.normcase(key)
         best: WorkspaceRoot | None = None
         for root in self.roots:
-            inside = key == root.path or root.path in key.parents
+            root_text = os.path.normcase(root.path)
+            # `root.path in key.parents`, as text: both are normalised absolute paths (case
+            # folded where the system folds it, as Path compares), and building every parent
+            # as a Path cost more than the check of a file itself.
+            inside = text == root_text or text.startswith(root_text.rstrip(os.sep) + os.sep)
             if inside and (best is None or len(root.path.parts) > len(best.path.parts)):
                 best = root
         if best is not None:

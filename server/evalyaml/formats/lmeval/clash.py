@@ -26,8 +26,7 @@ def check_clashes(path: Path, analysis: FileAnalysis, files: NamedFiles,
         if definition.kind is not NAME:
             continue
         # a task tagging itself with its own name changes nothing
-        found = [(p, d) for p, d in files.definitions_of(NAME, definition.id)
-                 if _order(p) != _order(path)]
+        found = [(p, d) for p, d in files.definitions_of(NAME, definition.id) if p != path]
         if definition.alias:
             named = [(p, d) for p, d in found if not d.alias]
             if named:

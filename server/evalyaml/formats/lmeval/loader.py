@@ -11,6 +11,7 @@ workspace roots) and parsed once per text.
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,8 +42,10 @@ class Loaded:
     problem_item: int | None = None  # index of this file's include entry that led to it
 
 
-_CACHE: dict[Path, tuple[str, ParsedText | None]] = {}
-_CACHE_LIMIT = 512
+# The last parses, least recently used dropped first: a tree's shared templates are read by
+# hundreds of tasks, so clearing the whole table when full re-parsed them all (lm-eval's tree).
+_CACHE: OrderedDict[Path, tuple[str, ParsedText | None]] = OrderedDict()
+_CACHE_LIMIT = 2048
 
 
 def parse_file(path: Path, files: NamedFiles) -> tuple[ParsedText | None, bool]:
@@ -52,13 +55,15 @@ def parse_file(path: Path, files: NamedFiles) -> tuple[ParsedText | None, bool]:
         return None, files.exists(path)
     cached = _CACHE.get(path)
     if cached is not None and cached[0] == text:
+        _CACHE.move_to_end(path)
         return cached[1], True
     parsed: ParsedText | None = parse_text(text, FindingSink(strict=False))
     if parsed is not None and (not parsed.ok or not parsed.documents):
         parsed = None
-    if len(_CACHE) >= _CACHE_LIMIT:
-        _CACHE.clear()
     _CACHE[path] = (text, parsed)
+    _CACHE.move_to_end(path)
+    if len(_CACHE) > _CACHE_LIMIT:
+        _CACHE.popitem(last=False)
     return parsed, True
 
 
