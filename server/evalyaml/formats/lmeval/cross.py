@@ -28,6 +28,9 @@ from evalyaml.syntax.yaml.parse import parse_text
 FACTS = "lmeval.facts"
 _REGISTERED = re.compile(
     r"""register_(metric|filter)\(\s*(?:metric\s*=\s*)?["']([^"']+)["']""")
+# `metric="x"` anywhere in a `register_metric(...)` call, its keywords in any order.
+_METRIC_KEYWORD = re.compile(
+    r"""register_metric\((?:[^()]|\([^()]*\))*?\bmetric\s*=\s*["']([^"']+)["']""")
 
 
 def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
@@ -53,11 +56,15 @@ def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
             "so lm-eval reports \"Tasks not found\""
         sink.add("EYLM003", f"{loaded.problem}; {outcome}", includes[loaded.problem_item].span)
         return sink.findings
+    if loaded is not None and loaded.unread:
+        return sink.findings  # an include outside the roots may hold any key, `class` too
     python = "class" in merged
     if includes and not python:
         deferred = facts.get("deferred")
         sink.findings.extend(deferred if isinstance(deferred, list) else ())
-    registered = _registered(path.parent, names, files)
+    registered = _registered(list(dict.fromkeys([path.parent, *(origin.path.parent
+                                                             for origin in merged.values())])),
+                             names, files)
     scored_by_metrics = analysis.kind is TASK and "process_results" not in merged and not python
     for named in names:
         if named.what == "filter" or (named.what == "metric" and scored_by_metrics):
@@ -66,9 +73,9 @@ def cross_check(path: Path, analysis: FileAnalysis, files: NamedFiles,
                 named.name not in registered and \
                 not any(f.span == named.span for f in sink.findings):  # a typo said first
             sink.add("EYLM012", f"metric '{named.name}' has no 'aggregation' and the harness "
-                     "registers no default for it: it warns \"metric ... is defined, but "
-                     "aggregation is not\" and raises KeyError: None when the task is loaded; "
-                     "add 'aggregation: mean' (or the aggregation meant)", named.span)
+                     f"registers no default for it: it warns \"{named.name} metric is not "
+                     "assigned a default aggregation!\" and raises KeyError: None when the task "
+                     "is loaded; add 'aggregation: mean' (or the aggregation meant)", named.span)
     if analysis.kind is TASK and loaded is not None:
         _merged(path, merged, includes, sink, facts)
     return sink.findings
@@ -98,7 +105,7 @@ def _recovered_checks(path: Path, files: NamedFiles, facts: dict[str, object],
         return  # what the blanks removed is unknown
     removed = {hole.key for hole in holes}
     loaded = _own(path, files, recovered=True)
-    if loaded is None or "class" in loaded.merged:
+    if loaded is None or loaded.unread or "class" in loaded.merged:
         return
     if not removed & set(vocab.TEMPLATE_FIELDS):
         _template_names(path, loaded.merged, sink)
@@ -173,7 +180,10 @@ def _fewshot_pool(path: Path, merged: dict[str, Origin], sink: FindingSink) -> N
     if shots is None or config is None or shots.path != path or \
             not isinstance(shots.value, Scalar) or not isinstance(config.value, Mapping):
         return
-    samples = top(config.value).get("samples")
+    fewshot = top(config.value)
+    if "split" in fewshot or "fewshot_split" in merged:
+        return  # a split wins over samples (`fewshot_docs`: "split will take precedence")
+    samples = fewshot.get("samples")
     wanted = shots.value.value
     if samples is None or not isinstance(samples[1], Sequence) or isinstance(wanted, bool) or \
             not isinstance(wanted, int) or wanted <= len(samples[1].items):
@@ -220,8 +230,8 @@ def _metric_outputs(path: Path, merged: dict[str, Origin], sink: FindingSink) ->
         sink.add("EYLM010", f"'{name}' scores {vocab.METRICS[name]} answers: on a "
                  f"generate_until task its function is handed [gold, answer] and the "
                  f"'{vocab.PASSTHROUGH_METRICS[name][0]}' aggregation fails with a TypeError "
-                 "after every answer is generated; use exact_match (or a !function metric)",
-                 at)
+                 "after every answer is generated (with a list of targets, every answer scores "
+                 "1.0); use exact_match (or a !function metric)", at)
 
 
 def _here(origin: Origin, path: Path, fallback: Span | None) -> Span | None:
@@ -353,23 +363,27 @@ def _exact_match(merged: dict[str, Origin], facts: dict[str, object],
                  f"arguments\") after every answer is generated{tail}", span)
 
 
-def _registered(folder: Path, names: list[Named], files: NamedFiles) -> set[str]:
-    """Metrics and filters registered by Python beside the YAML or in a module a `!function`
-    names (imported at LOAD, before metrics and filters are set up)."""
+def _registered(folders: list[Path], names: list[Named], files: NamedFiles) -> set[str]:
+    """Metrics and filters registered by Python beside the YAML, beside a template it includes
+    (whose `!function`s are imported too), or in a module a `!function` names (imported at
+    LOAD, before metrics and filters are set up)."""
     if not any(n.what in ("metric", "filter", "metric-aggregation") for n in names):
         return set()
+    folder = folders[0]
     modules = {folder / "utils.py"}
     for named in names:
         if named.what == "function":
             dotted = named.name.rpartition(".")[0]
             modules.add(folder / (dotted.replace(".", "/") + ".py"))
-    with contextlib.suppress(OSError):
-        modules.update(folder.glob("*.py"))
+    for each in folders:
+        with contextlib.suppress(OSError):
+            modules.update(each.glob("*.py"))
     found: set[str] = set()
     for module in sorted(modules):
         text = files.read_text(module)
         if text and "register_" in text:
             found.update(m.group(2) for m in _REGISTERED.finditer(text))
+            found.update(m.group(1) for m in _METRIC_KEYWORD.finditer(text))
     return found
 
 

@@ -40,6 +40,9 @@ class Loaded:
     merged: dict[str, Origin] = field(default_factory=dict)
     problem: str | None = None
     problem_item: int | None = None  # index of this file's include entry that led to it
+    # Includes outside the workspace roots (a check of one folder, `include: ../common/x`):
+    # what they hold is unknown, so no key may be judged absent.
+    unread: list[str] = field(default_factory=list)
 
 
 # The last parses, least recently used dropped first: a tree's shared templates are read by
@@ -85,7 +88,7 @@ def load(path: Path, parsed: ParsedText, files: NamedFiles) -> Loaded:
         if name is None:
             continue
         problem = _merge_include(path.parent, name, files, seen, into=out.merged, depth=0,
-                                 origin=path.parent)
+                                 origin=path.parent, unread=out.unread)
         if problem is not None and out.problem is None:
             out.problem, out.problem_item = problem, index
     for key, (key_node, value) in top(root).items():
@@ -104,9 +107,11 @@ def _real(path: Path) -> Path:
 
 
 def _merge_include(folder: Path, name: str, files: NamedFiles, seen: set[Path], *,
-                   into: dict[str, Origin], depth: int, origin: Path) -> str | None:
+                   into: dict[str, Origin], depth: int, origin: Path,
+                   unread: list[str]) -> str | None:
     target = files.resolve(folder, name)
     if target is None:
+        unread.append(name)
         return None  # outside the workspace roots: not ours to say
     real = _real(target)
     shown = _shown(target, origin)
@@ -134,7 +139,7 @@ def _merge_include(folder: Path, name: str, files: NamedFiles, seen: set[Path], 
                     "(the harness raises \"expected str, bytes or os.PathLike object\")"
                 continue
             found = _merge_include(target.parent, inner, files, seen, into=merged,
-                                   depth=depth + 1, origin=origin)
+                                   depth=depth + 1, origin=origin, unread=unread)
             problem = problem or (f"through {name}: {found}" if found else None)
     for key, (key_node, value) in top(root).items():
         if key not in ("include", "task_list"):

@@ -50,9 +50,13 @@ def function_definition(cursor: Cursor, files: NamedFiles) -> tuple[str, Span] |
         if target is None or text is None:
             return None
         word = re.escape(name)
-        found = re.search(rf"^([ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+){word}\b", text,
-                          re.MULTILINE) or \
-            re.search(rf"^([ \t]*){word}[ \t]*(?::[^=\n]*)?=(?!=)", text, re.MULTILINE)
+        found = None
+        for indent in ("", r"[ \t]+"):  # a top-level binding first, then one inside try:/if:
+            found = re.search(rf"^({indent}(?:async[ \t]+)?(?:def|class)[ \t]+){word}\b",
+                              text, re.MULTILINE) or \
+                re.search(rf"^({indent}){word}[ \t]*(?::[^=\n]*)?=(?!=)", text, re.MULTILINE)
+            if found is not None:
+                break
         if found is None:
             return str(target), Span(Position(0, 0), Position(0, 0))
         line = text.count("\n", 0, found.start())

@@ -137,7 +137,8 @@ def _group(ctx: Context, keys: dict[str, tuple[Scalar, Node]], facts: Facts) -> 
         ctx.add("EYLM013", "'task_alias' in a group file reaches every member task (a group "
                 "passes each key it does not have to its children): each is reported under "
                 "this one name; the group's own name is 'group_alias'", alias[0],
-                fixes=(ctx.rename_fix(alias[0], "group_alias"),))
+                fixes=() if "group_alias" in keys else
+                (ctx.rename_fix(alias[0], "group_alias"),))
     _aggregate_metrics(ctx, keys.get("aggregate_metric_list"))
 
 
@@ -296,10 +297,13 @@ def _filters(ctx: Context, keys: dict[str, tuple[Scalar, Node]], facts: Facts) -
     if pair is None:
         return
     if not isinstance(pair[1], Sequence):
-        if not (isinstance(pair[1], Scalar) and pair[1].value is None):
+        value = pair[1]
+        if (isinstance(value, Mapping) and value.pairs) or (
+                isinstance(value, Scalar) and isinstance(value.value, str) and value.value and
+                not is_function(value)):
             ctx.add("EYLM014", "'filter_list' must be a list of pipelines (each a mapping with "
                     "'name' and 'filter'): the harness iterates it and raises TypeError "
-                    "(\"string indices must be integers\") when the task is loaded", pair[1])
+                    "(\"string indices must be integers\") when the task is loaded", value)
         return
     for pipeline in pair[1].items:
         if not isinstance(pipeline, Mapping):

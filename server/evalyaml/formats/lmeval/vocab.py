@@ -75,7 +75,7 @@ PRODUCED: dict[str, tuple[str, ...]] = {
 PASSTHROUGH_METRICS: dict[str, tuple[str, ...]] = {
     name: (default, *(a for a in ("mean", "nanmean") if a != default))
     for name, default in (("acc", "mean"), ("acc_norm", "mean"), ("acc_mutual_info", "mean"),
-                          ("acc_bytes", "mean"), ("acc_all", "mean"), ("likelihood", "mean"),
+                          ("acc_bytes", "mean"), ("likelihood", "mean"),
                           ("perplexity", "perplexity"))
 }
 # Keys of a `metric_list` entry the task reads itself (`api/task.py:680-754`); every other key

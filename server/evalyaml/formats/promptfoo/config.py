@@ -26,7 +26,7 @@ from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 
 _ROOT_QUIET = frozenset({"$schema", *vocab.LEGACY_TOP_KEYS})
 _LOCAL_REF = re.compile(r"""["']?\$ref["']?\s*:\s*["']?#/([^/"'\s]+)""")
-_ANCHORED = re.compile(r"\s*:\s*&([\w-]+)")
+_ANCHOR = re.compile(r"&([\w-]+)")
 
 
 def check_config(ctx: Context, root: Node | None, facts: ConfigFacts, *,
@@ -45,9 +45,10 @@ def check_config(ctx: Context, root: Node | None, facts: ConfigFacts, *,
     # A root key a `$ref: '#/key/...'` points into holds templates: it has done its work by the
     # time zod strips it.
     referenced = set(_LOCAL_REF.findall(ctx.parsed.text))
-    for key, _ in items:
+    for key, value in items:
         if key.text not in vocab.TOP_KEYS and key.text not in _ROOT_QUIET and \
-                key.text not in referenced and not _holds_alias_target(ctx.parsed.text, key):
+                key.text not in referenced and \
+                not _holds_alias_target(ctx.parsed.text, key, value):
             ctx.unknown_key(key, vocab.TOP_KEYS, "the config")
     _providers(ctx, root, found, facts)
     check_redteam(ctx, found)
@@ -183,13 +184,12 @@ def no_assertion(ctx: Context, tests: Span | None, facts: ConfigFacts) -> None:
                 "other tests: promptfoo runs it and it passes whatever the output", test.span)
 
 
-def _holds_alias_target(text: str, key: Scalar) -> bool:
-    """`x-defaults: &defaults ...` read by `<<: *defaults` elsewhere: the key is there to hold
-    the anchor (as in Compose files), and has done its work when js-yaml resolves the alias."""
-    anchored = _ANCHORED.match(text, key.end)
-    if anchored is None:
-        return False
-    return re.search(rf"\*{re.escape(anchored.group(1))}(?![\w-])", text) is not None
+def _holds_alias_target(text: str, key: Scalar, value: Node) -> bool:
+    """`x-defaults: &defaults ...` read by `<<: *defaults` elsewhere, or an anchor further in
+    (`x-defs: {asserts: &asserts [...]}` read by `assert: *asserts`): the key is there to hold
+    anchors (as in Compose files), and has done its work when js-yaml resolves the aliases."""
+    return any(re.search(rf"\*{re.escape(name)}(?![\w-])", text) is not None
+               for name in _ANCHOR.findall(text, key.end, max(value.end, key.end)))
 
 
 def _providers(ctx: Context, root: Mapping, found: dict[str, tuple[Scalar, Node]],

@@ -240,8 +240,8 @@ def _unglobbed(ctx: Context, node: Scalar, text: str) -> bool:
     pattern as one file name (ENOENT); as a list item it is globbed (`loadTestsFromGlob`)."""
     raw = text[7:] if text.startswith("file://") else text
     if templated(raw) or not is_glob(raw) or text.endswith(("yaml", "yml")) or \
-            text.startswith("az://"):
-        return False
+            ("://" in raw and not text.startswith("file://")):
+        return False  # a URL (huggingface://datasets/..., a Sheets link) is not a file name
     ctx.add("EYPF009", f"tests file not found: '{raw}' is opened as one file name, not "
             "expanded: promptfoo globs a 'tests' string only when it ends in .yaml or .yml, and "
             f"fails with \"ENOENT: no such file or directory, open '.../{raw}'\"; write it as a "
