@@ -187,9 +187,14 @@ def word(draw: Draw, chars: str, *, first: str = "abcXYZé東") -> str:
 
 
 def inline_value(draw: Draw, strict: bool) -> str:
-    kind = draw.choice(["plain", "plain", "word", "double", "single", "flow", "odd"])
+    kind = draw.choice(["plain", "plain", "word", "double", "single", "flow", "odd",
+                        "function"])
     if kind == "plain":
         return draw.choice(PLAIN)
+    if kind == "function":  # lm-eval's local tag before a plain value (odd: glued, or none)
+        if strict:
+            return draw.choice(["!function ", "!function  "]) + draw.choice(PLAIN)
+        return draw.choice(["!function ", "!function", "!function  "]) + draw.choice(ODD_PLAIN)
     if kind == "word":
         return word(draw, WORD_CHARS)
     if kind == "double":

@@ -27,7 +27,8 @@ The subset (anything else returns None):
 - values are one-line plain scalars (no indicator first, no `: `, no trailing `:`), one-line
   quoted scalars without escapes or inner quotes, one-line flow lists of such scalars, and
   block scalars `|`, `|-`, `>`, `>-` with no leading blank line (literal ones may have more
-  indented lines, folded ones may not).
+  indented lines, folded ones may not); the one tag is `!function` before a one-line plain
+  scalar (lm-eval's).
 """
 from __future__ import annotations
 
@@ -126,7 +127,24 @@ def _special_value(rest: str, start: int) -> Node | None:
         return _flow_sequence(rest, start)
     if first == "-" and len(rest) > 1 and rest[1] != " ":
         return _plain(rest, start)  # `-1`, `-x`
-    return None  # tags, anchors, aliases, flow mappings, reserved indicators, `? `, `: `
+    if rest.startswith(_FUNCTION_TAG + " "):
+        return _function(rest, start)
+    return None  # other tags, anchors, aliases, flow mappings, reserved indicators, `? `, `: `
+
+
+_FUNCTION_TAG = "!function"
+
+
+def _function(rest: str, start: int) -> Scalar | None:
+    """`!function utils.process_docs`, lm-eval's local tag on a plain scalar (most of its task
+    files hold one): ruamel keeps the tag as written and the span from the `!`."""
+    body = rest[len(_FUNCTION_TAG):].lstrip(" ")
+    if not body or body[0] in _SPECIAL_START:
+        return None
+    inner = _plain(body, start + len(rest) - len(body))
+    if inner is None:
+        return None
+    return Scalar(_FUNCTION_TAG, start, inner.end, inner.text, "")
 
 
 def _flow_sequence(rest: str, start: int) -> Sequence | None:
