@@ -22,7 +22,7 @@ from evalyaml.formats.lmeval.loader import Loaded, Origin, include_items, load
 from evalyaml.formats.lmeval.pynames import module_names
 from evalyaml.formats.lmeval.rules import Named
 from evalyaml.syntax.text import Span
-from evalyaml.syntax.tree import Mapping, Scalar, Sequence
+from evalyaml.syntax.tree import Mapping, Node, Scalar, Sequence
 from evalyaml.syntax.yaml.parse import parse_text
 
 FACTS = "lmeval.facts"
@@ -166,7 +166,7 @@ def _first_document(path: Path, merged: dict[str, Origin], first: Span | None,
     if isinstance(index, bool) or not isinstance(index, int) or -count <= index < count:
         return
     if target.path == path:
-        at = target.parsed.lines.span(target.value.start, target.value.end)
+        at = _written(target, target.value)
         sink.add("EYLM008", f"doc_to_target {index} is no index into the {count} options of "
                  "doc_to_choice: the harness looks the first document's target up among the "
                  "choices when the task is loaded and raises IndexError", at)
@@ -192,7 +192,7 @@ def _fewshot_pool(path: Path, merged: dict[str, Origin], sink: FindingSink) -> N
     sink.add("EYLM018", f"num_fewshot {wanted} but fewshot_config.samples holds {held}: the "
              f"sampler cannot draw {wanted} examples from {held} and fails (\"Sample larger "
              "than population\") while the requests are built",
-             shots.parsed.lines.span(shots.value.start, shots.value.end))
+             _written(shots, shots.value))
 
 
 def _metric_outputs(path: Path, merged: dict[str, Origin], sink: FindingSink) -> None:
@@ -214,7 +214,7 @@ def _metric_outputs(path: Path, merged: dict[str, Origin], sink: FindingSink) ->
         name = text_of(metric[1]) if metric is not None else None
         if metric is None or name is None or name not in vocab.METRICS:
             continue
-        at = metrics.parsed.lines.span(metric[1].start, metric[1].end)
+        at = _written(metrics, metric[1])
         if output != "generate_until":
             produced = vocab.PRODUCED[output]
             if name not in produced:
@@ -234,9 +234,14 @@ def _metric_outputs(path: Path, merged: dict[str, Origin], sink: FindingSink) ->
                  "1.0); use exact_match (or a !function metric)", at)
 
 
+def _written(origin: Origin, node: Node) -> Span:
+    """Where `node` (the key `origin` merged, or a node of its value) is written in its file."""
+    return origin.parsed.lines.span(node.start, node.end)
+
+
 def _here(origin: Origin, path: Path, fallback: Span | None) -> Span | None:
     if origin.path == path:
-        return origin.parsed.lines.span(origin.key.start, origin.key.end)
+        return _written(origin, origin.key)
     return fallback
 
 

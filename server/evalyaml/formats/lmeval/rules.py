@@ -8,6 +8,7 @@ in `Facts`.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from evalyaml.core.findings import Finding, FindingSink
@@ -81,18 +82,23 @@ def check_root(ctx: Context, root: Mapping, *, group: bool, python: bool, facts:
 
 def _unknown_keys(ctx: Context, keys: dict[str, tuple[Scalar, Node]], *, group: bool) -> None:
     allowed = _GROUP_KEYS if group else _TASK_KEYS
+    raises = "a group passes every key it does not have to each child task, where the " \
+        "harness raises" if group else "the harness raises"
     for name, (key, _) in keys.items():
-        if name in allowed:
-            continue
-        hint = best(name, sorted(allowed))
-        tail = f"; did you mean '{hint}'?" if hint else \
-            f" ({_HINTS[name]})" if name in _HINTS else ""
-        where = ("a group passes every key it does not have to each child task, where "
-                 if group else "")
-        ctx.add("EYLM006", f"'{name}' is not a TaskConfig field: {where}the harness raises "
-                f"\"TaskConfig.__init__() got an unexpected keyword argument '{name}'\" when "
-                f"the task is loaded{tail}", key,
-                fixes=(ctx.rename_fix(key, hint),) if hint else ())
+        if name not in allowed:
+            _not_a_field(ctx, key, name, sorted(allowed), raises=raises, loaded="task",
+                         note=f" ({_HINTS[name]})" if name in _HINTS else "")
+
+
+def _not_a_field(ctx: Context, key: Scalar, name: str, candidates: Iterable[str], *,
+                 raises: str, loaded: str, note: str) -> None:
+    """EYLM006 on `key`, with the nearest of `candidates` as did-you-mean and rename fix (else
+    `note`): `TaskConfig(**config)` takes no other keyword."""
+    hint = best(name, candidates)
+    tail = f"; did you mean '{hint}'?" if hint else note
+    ctx.add("EYLM006", f"'{name}' is not a TaskConfig field: {raises} \"TaskConfig.__init__() "
+            f"got an unexpected keyword argument '{name}'\" when the {loaded} is loaded{tail}",
+            key, fixes=(ctx.rename_fix(key, hint),) if hint else ())
 
 
 def _task_name(ctx: Context, keys: dict[str, tuple[Scalar, Node]]) -> None:
@@ -171,16 +177,11 @@ def _member_keys(ctx: Context, keys: dict[str, tuple[Scalar, Node]]) -> None:
     task (`tasks/_factory.py`, `_build_group_members`): no loader runs on it, so `include`
     and the rest of what only a file's top level may hold are unknown keywords there."""
     for name, (key, _) in keys.items():
-        if name in vocab.TASK_FIELDS:
-            continue
-        hint = best(name, vocab.TASK_FIELDS)
-        tail = f"; did you mean '{hint}'?" if hint else \
-            " (includes are read only at a file's top level: put this task in a file of its " \
-            "own and name it here)" if name == "include" else ""
-        ctx.add("EYLM006", f"'{name}' is not a TaskConfig field: the harness builds this "
-                f"group member with TaskConfig and raises \"TaskConfig.__init__() got an "
-                f"unexpected keyword argument '{name}'\" when the group is loaded{tail}", key,
-                fixes=(ctx.rename_fix(key, hint),) if hint else ())
+        if name not in vocab.TASK_FIELDS:
+            _not_a_field(ctx, key, name, vocab.TASK_FIELDS, raises="the harness builds this group "
+                         "member with TaskConfig and raises", loaded="group",
+                         note=" (includes are read only at a file's top level: put this task "
+                         "in a file of its own and name it here)" if name == "include" else "")
 
 
 def _aggregate_metrics(ctx: Context, pair: tuple[Scalar, Node] | None) -> None:
